@@ -1,0 +1,72 @@
+package model
+
+// RecordRequest is an Akashik RECORD payload.
+type RecordRequest struct {
+	Mode       Mode       `json:"mode"`
+	Type       UnitType   `json:"type"`
+	Content    string     `json:"content"`
+	Intent     Intent     `json:"intent"`
+	Confidence Confidence `json:"confidence"`
+	Relations  []Relation `json:"relations"`
+	SessionID  *string    `json:"session_id,omitempty"`
+	// ConflictType classifies any conflict a contradicts relation opens
+	// (arbiter's; factual when empty).
+	ConflictType ConflictType `json:"conflict_type,omitempty"`
+}
+
+// RecordResult is what RECORD returns.
+type RecordResult struct {
+	UnitID    string     `json:"unit_id"`
+	Epoch     int64      `json:"epoch"`
+	Conflicts []Conflict `json:"conflicts_opened"`
+}
+
+// MergeRequest is an Akashik MERGE payload, plus the conflict version the
+// caller saw (0: not checked).
+type MergeRequest struct {
+	ConflictID      string          `json:"conflict_id"`
+	Strategy        Strategy        `json:"strategy"`
+	Resolution      MergeResolution `json:"resolution"`
+	ExpectedVersion int64           `json:"expected_version,omitempty"`
+}
+
+// MergeResolution is the decision part of a MERGE request.
+type MergeResolution struct {
+	WinnerID  *string `json:"winner_id"`
+	Synthesis *string `json:"synthesis"`
+	Rationale string  `json:"rationale"`
+}
+
+// SideEffects lists what a MERGE changed besides the conflict.
+type SideEffects struct {
+	SupersededUnits []string `json:"superseded_units"`
+	NewUnitID       *string  `json:"new_unit_id"`
+	NotifiedAgents  []string `json:"notified_agents"`
+}
+
+// MergeResponse is MERGE's answer (spec §6.6).
+type MergeResponse struct {
+	Status      ConflictStatus `json:"status"`
+	Conflict    Conflict       `json:"conflict"`
+	SideEffects SideEffects    `json:"side_effects"`
+}
+
+// VoteRequest casts or changes a vote on a pending_vote conflict.
+type VoteRequest struct {
+	ConflictID      string `json:"conflict_id"`
+	Choice          string `json:"choice"`
+	Rationale       string `json:"rationale"`
+	ExpectedVersion int64  `json:"expected_version,omitempty"`
+}
+
+// VoteResponse is the vote's effect: the tally after it, and, when the
+// vote closed the conflict, MERGE's response.
+type VoteResponse struct {
+	Status      ConflictStatus `json:"status"`
+	Conflict    Conflict       `json:"conflict"`
+	Tally       Tally          `json:"tally"`
+	Ballots     []Ballot       `json:"ballots"`
+	Changed     bool           `json:"changed"`
+	Closed      bool           `json:"closed"`
+	SideEffects SideEffects    `json:"side_effects"`
+}

@@ -1,0 +1,74 @@
+package model
+
+import "fmt"
+
+// Permit says whether agent a may apply strategy s to conflict c under
+// policy p: nil if so, otherwise the protocol error MERGE returns.
+//
+//   - The field's conformance level must offer s (UNSUPPORTED_OPERATION).
+//   - detected and resolving conflicts are open to agents; escalated ones
+//     only to a human operator (authority 10); a pending vote only to
+//     votes; a resolved conflict to nobody (INVALID_TRANSITION).
+//   - At level 3 the authority hierarchy holds: deciding needs a senior
+//     agent (6) or above, while asking for a human (human_escalation)
+//     needs only a standard agent (4). The authority strategy belongs to
+//     the role the field designates for the conflict's type, or a human
+//     operator (NOT_PERMITTED).
+func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
+	const op = "MERGE"
+	if !s.Valid() {
+		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
+	}
+	if !p.Allows(s) {
+		return Errorf(op, CodeUnsupportedOperation, "choose a strategy of level "+fmt.Sprint(p.Level)+" or below",
+			"%s needs conformance level %d; this field is at level %d", s, s.Level(), p.Level)
+	}
+	switch c.Status {
+	case StatusResolved:
+		return Errorf(op, CodeInvalidTransition, "re-read the conflict", "%s is already resolved", c.ID)
+	case StatusPendingVote:
+		return Errorf(op, CodeInvalidTransition, "cast a vote with `arbiter vote`", "%s is put to a vote; only votes settle it now", c.ID)
+	case StatusEscalated:
+		if !a.IsHumanOperator() {
+			return Errorf(op, CodeInvalidTransition, "ask a human operator", "%s is escalated; only a human operator (authority 10) may decide it", c.ID)
+		}
+		if s == HumanEscalation {
+			return Errorf(op, CodeInvalidTransition, "decide it with another strategy", "%s is already escalated", c.ID)
+		}
+	}
+	if a.Authority < AuthorityStandard {
+		return Errorf(op, CodeNotPermitted, "", "%s has authority %d and may only read", a.ID, a.Authority)
+	}
+	if p.Level >= 3 && s != HumanEscalation && a.Authority < AuthoritySenior {
+		return Errorf(op, CodeNotPermitted, "escalate it with human_escalation instead",
+			"deciding a conflict needs authority %d (senior agent); %s has %d", AuthoritySenior, a.ID, a.Authority)
+	}
+	if s == Authority && !a.IsHumanOperator() {
+		role, ok := p.AuthorityRoles[c.Type]
+		if !ok {
+			return Errorf(op, CodeNotPermitted, "ask a human operator",
+				"no role has authority over %s conflicts in this field; only a human operator may use authority", c.Type)
+		}
+		if a.Role != role {
+			return Errorf(op, CodeNotPermitted, "ask an agent of role "+role,
+				"only role %q (or a human operator) decides %s conflicts by authority; %s is %q", role, c.Type, a.ID, a.Role)
+		}
+	}
+	return nil
+}
+
+// Choice is a strategy offered to a person, and why it is not available
+// when it is not.
+type Choice struct {
+	Strategy Strategy
+	Err      *Error
+}
+
+// Choices lists every strategy with Permit's verdict for a on c.
+func Choices(p Policy, a Agent, c Conflict) []Choice {
+	out := make([]Choice, 0, len(Strategies))
+	for _, s := range Strategies {
+		out = append(out, Choice{Strategy: s, Err: Permit(p, a, c, s)})
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package model
+
+// TieRule says what happens when a vote reaches quorum without a majority.
+type TieRule string
+
+const (
+	// TieStay keeps the vote open: more votes, or changed ones, decide.
+	TieStay TieRule = "stay"
+	// TieEscalate sends the conflict to a human operator.
+	TieEscalate TieRule = "escalate"
+)
+
+// Valid reports whether r is a known tie rule.
+func (r TieRule) Valid() bool { return r == TieStay || r == TieEscalate }
+
+// Policy is the field's own governance, stored in the field.
+type Policy struct {
+	// Level is the conformance level (1..3); it bounds the strategies.
+	Level int `json:"level"`
+	// Quorum is how many votes close a vote.
+	Quorum int `json:"quorum"`
+	// Tie is what a tie at quorum does.
+	Tie TieRule `json:"tie"`
+	// VoterMinAuthority is the least authority an eligible voter has.
+	VoterMinAuthority int `json:"voter_min_authority"`
+	// VoterRoles, when not empty, limits voting to these roles.
+	VoterRoles []string `json:"voter_roles"`
+	// AuthorityRoles names the role that has the final say on each
+	// conflict type under the authority strategy.
+	AuthorityRoles map[ConflictType]string `json:"authority_roles"`
+}
+
+// DefaultPolicy is what `arbiter init` writes unless told otherwise.
+func DefaultPolicy() Policy {
+	return Policy{
+		Level:             3,
+		Quorum:            3,
+		Tie:               TieEscalate,
+		VoterMinAuthority: AuthoritySenior,
+		AuthorityRoles:    map[ConflictType]string{},
+	}
+}
+
+// Allows reports whether the field's level offers strategy s. Dismiss is
+// offered wherever MERGE is (level 2 and up).
+func (p Policy) Allows(s Strategy) bool {
+	if s == Dismiss {
+		return p.Level >= 2
+	}
+	return p.Level >= s.Level()
+}
+
+// MayVote reports whether a may cast a vote in this field.
+func (p Policy) MayVote(a Agent) bool {
+	if a.Authority < p.VoterMinAuthority {
+		return false
+	}
+	return len(p.VoterRoles) == 0 || contains(p.VoterRoles, a.Role)
+}

@@ -1,0 +1,327 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// Merge settles, escalates or puts to a vote a conflict (MERGE), as one
+// transaction: the conflict, unit statuses, any synthesis unit and its
+// relations, notifications and the event log change together or not at
+// all.
+func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
+	var resp model.MergeResponse
+	if err := validateMerge(req); err != nil {
+		return resp, err
+	}
+	err := s.st.Write(ctx, func(tx *store.Tx) error {
+		d, err := s.prepare(tx, "MERGE", callerID, req.ConflictID, req.ExpectedVersion)
+		if err != nil {
+			return err
+		}
+		if err := model.Permit(d.Policy, d.caller, d.Conflict, req.Strategy); err != nil {
+			return err
+		}
+		resp, err = s.apply(tx, d, req)
+		return err
+	})
+	return resp, err
+}
+
+// decision is the state a decision is taken on.
+type decision struct {
+	model.ConflictDetail
+	caller model.Agent
+}
+
+// prepare loads what a decision needs, checking the caller, that the
+// conflict exists, and that it is still at the version the caller saw.
+func (s *Service) prepare(tx *store.Tx, op, callerID, conflictID string, expect int64) (decision, error) {
+	var d decision
+	var err error
+	if d.caller, err = caller(tx, op, callerID); err != nil {
+		return d, err
+	}
+	if d.ConflictDetail, err = detail(tx, op, conflictID); err != nil {
+		return d, err
+	}
+	if c := d.Conflict; expect != 0 && c.Version != expect {
+		return d, model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict and decide again",
+			"%s changed since you read it (you saw version %d; it is at %d and %s)", c.ID, expect, c.Version, describe(c))
+	}
+	return d, nil
+}
+
+func describe(c model.Conflict) string {
+	switch {
+	case c.Resolution != nil:
+		return fmt.Sprintf("was resolved by %s with %s", c.Resolution.ResolvedBy, c.Resolution.Strategy)
+	case c.Status == model.StatusEscalated && c.Escalation != nil:
+		return "was escalated by " + c.Escalation.By
+	case c.Status == model.StatusPendingVote:
+		return "is put to a vote"
+	}
+	return "is " + string(c.Status)
+}
+
+func validateMerge(req model.MergeRequest) error {
+	const op = "MERGE"
+	r := req.Resolution
+	switch {
+	case !req.Strategy.Valid():
+		return model.Errorf(op, model.CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", req.Strategy)
+	case strings.TrimSpace(r.Rationale) == "":
+		return model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a rationale is required")
+	case req.Strategy.NeedsWinner() && (r.WinnerID == nil || *r.WinnerID == ""):
+		return model.Errorf(op, model.CodeInvalidRequest, "name the winning unit", "%s needs a winner", req.Strategy)
+	case !req.Strategy.NeedsWinner() && req.Strategy != model.LastWriteWins && r.WinnerID != nil && *r.WinnerID != "":
+		return model.Errorf(op, model.CodeInvalidRequest, "leave the winner out", "%s takes no winner", req.Strategy)
+	case req.Strategy == model.Synthesis && (r.Synthesis == nil || strings.TrimSpace(*r.Synthesis) == ""):
+		return model.Errorf(op, model.CodeInvalidRequest, "give the synthesis text", "synthesis needs the new unit's text")
+	case req.Strategy != model.Synthesis && r.Synthesis != nil && *r.Synthesis != "":
+		return model.Errorf(op, model.CodeInvalidRequest, "use --strategy synthesis", "only synthesis takes synthesis text")
+	}
+	return nil
+}
+
+// apply carries out a permitted MERGE.
+func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest) (model.MergeResponse, error) {
+	const op = "MERGE"
+	c := d.Conflict
+	var winner string
+	if w := req.Resolution.WinnerID; w != nil && *w != "" {
+		if _, ok := c.Other(*w); !ok {
+			return model.MergeResponse{}, model.Errorf(op, model.CodeInvalidRequest, "name "+c.UnitA+" or "+c.UnitB,
+				"%q is not one of %s's units (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
+		}
+		winner = *w
+	}
+	if req.Strategy.Deterministic() {
+		pick := model.RulePick(req.Strategy, d.A.Contender(), d.B.Contender())
+		switch {
+		case pick.Tie:
+			return model.MergeResponse{}, model.Errorf(op, model.CodeMergeFailed, "try synthesis, vote or human_escalation",
+				"%s cannot decide: the units tie (%s)", req.Strategy, pick.Why)
+		case winner != "" && winner != pick.WinnerID:
+			return model.MergeResponse{}, model.Errorf(op, model.CodeMergeFailed, "name "+pick.WinnerID+" or choose another strategy",
+				"%s picks %s (%s), not %s", req.Strategy, pick.WinnerID, pick.Why, winner)
+		}
+		winner = pick.WinnerID
+	}
+	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale)}
+	o.epoch, o.err = tx.Tick()
+	o.now = s.now()
+	switch req.Strategy {
+	case model.HumanEscalation:
+		o.escalate(o.rationale)
+	case model.Vote:
+		o.openVote()
+	case model.Synthesis:
+		o.synthesize(*req.Resolution.Synthesis)
+	case model.Dismiss:
+		o.resolve(model.Dismiss, "")
+	default:
+		o.resolve(req.Strategy, winner)
+	}
+	o.log(op, req)
+	return o.response()
+}
+
+// outcome gathers the effects of one decision; the first error stops the
+// rest (each step checks o.err).
+type outcome struct {
+	s         *Service
+	tx        *store.Tx
+	d         decision
+	by        string
+	rationale string
+	epoch     int64
+	now       time.Time
+	err       error
+
+	conflict   model.Conflict
+	superseded []string
+	newUnit    *string
+	notified   []string
+}
+
+func (o *outcome) update(c model.Conflict) {
+	if o.err != nil {
+		return
+	}
+	if err := o.tx.UpdateConflict(c, o.d.Conflict.Version); err != nil {
+		if store.IsStale(err) {
+			err = model.Errorf("MERGE", model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
+		}
+		o.err = err
+		return
+	}
+	c.Version = o.d.Conflict.Version + 1
+	o.conflict = c
+}
+
+func (o *outcome) tell(ids []string, n model.Notification) {
+	if o.err != nil {
+		return
+	}
+	n.Epoch, n.CreatedAt, n.ConflictID = o.epoch, o.now, &o.d.Conflict.ID
+	got, err := notify(o.tx, ids, n)
+	o.err = err
+	o.notified = mergeSorted(o.notified, got)
+}
+
+func (o *outcome) authors() []string {
+	return []string{o.d.A.Unit.Source.AgentID, o.d.B.Unit.Source.AgentID}
+}
+
+func (o *outcome) escalate(reason string) {
+	c := o.d.Conflict
+	c.Status = model.StatusEscalated
+	c.Escalation = &model.Escalation{By: o.by, Reason: reason, Epoch: o.epoch, At: o.now}
+	o.update(c)
+	ops, err := humanOperators(o.tx)
+	if o.err == nil {
+		o.err = err
+	}
+	o.tell(append(o.authors(), ops...), model.Notification{Event: model.EventConflictEscalated, RequiresAction: true,
+		Summary: fmt.Sprintf("%s escalated to a human operator by %s: %s", c.ID, o.by, oneLine(reason))})
+}
+
+func (o *outcome) openVote() {
+	c := o.d.Conflict
+	c.Status = model.StatusPendingVote
+	c.VoteOpened = &model.Escalation{By: o.by, Reason: o.rationale, Epoch: o.epoch, At: o.now}
+	o.update(c)
+	if o.err == nil {
+		o.err = o.tx.ClearBallots(c.ID)
+	}
+	vs, err := voters(o.tx, o.d.Policy)
+	if o.err == nil {
+		o.err = err
+	}
+	o.tell(append(o.authors(), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
+		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d)", c.ID, o.by, o.d.Policy.Quorum)})
+}
+
+// resolve settles the conflict for winner ("" when nobody wins: dismiss);
+// the loser is superseded.
+func (o *outcome) resolve(strategy model.Strategy, winner string) {
+	c := o.d.Conflict
+	c.Status = model.StatusResolved
+	c.Resolution = &model.Resolution{Strategy: strategy, Rationale: o.rationale, ResolvedBy: o.by,
+		EpochResolved: o.epoch, ResolvedAt: o.now}
+	summary := fmt.Sprintf("%s dismissed by %s as not a real conflict; both units stand", c.ID, o.by)
+	if winner != "" {
+		loser, _ := c.Other(winner)
+		c.Resolution.WinnerID = &winner
+		o.supersede(loser)
+		summary = fmt.Sprintf("%s resolved by %s (%s): %s prevails, %s superseded", c.ID, o.by, strategy, winner, loser)
+	}
+	o.update(c)
+	o.settle(c.UnitA, c.UnitB)
+	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved, Summary: summary})
+}
+
+func (o *outcome) synthesize(text string) {
+	c := o.d.Conflict
+	a, b := o.d.A.Unit, o.d.B.Unit
+	score := max(a.Confidence.ScoreOr(0), b.Confidence.ScoreOr(0))
+	u := model.Unit{
+		Mode: model.ModeCommitted, Type: model.TypeSynthesis, Content: text, Status: model.UnitActive, Epoch: o.epoch,
+		Intent: model.Intent{Purpose: fmt.Sprintf("Reconcile %s and %s (%s)", a.ID, b.ID, c.ID)},
+		Confidence: model.Confidence{Score: &score, Reasoning: o.rationale,
+			Evidence: []string{a.ID, b.ID}, Assumptions: []string{}},
+		Source: model.Source{AgentID: o.d.caller.ID, AgentRole: o.d.caller.Role, Timestamp: o.now},
+		Relations: []model.Relation{
+			{Type: model.RelElaborates, TargetID: a.ID, Description: "synthesis of " + c.ID},
+			{Type: model.RelElaborates, TargetID: b.ID, Description: "synthesis of " + c.ID},
+		},
+	}
+	if o.err == nil {
+		id, err := o.tx.InsertUnit(u)
+		o.err, o.newUnit = err, &id
+	}
+	o.supersede(a.ID)
+	o.supersede(b.ID)
+	c.Status = model.StatusResolved
+	c.Resolution = &model.Resolution{Strategy: model.Synthesis, SynthesisUnitID: o.newUnit, Rationale: o.rationale,
+		ResolvedBy: o.by, EpochResolved: o.epoch, ResolvedAt: o.now}
+	o.update(c)
+	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved,
+		MemoryUnitID: o.newUnit, Summary: fmt.Sprintf("%s resolved by %s (synthesis): %s and %s superseded by %s",
+			c.ID, o.by, a.ID, b.ID, deref(o.newUnit))})
+}
+
+func (o *outcome) supersede(id string) {
+	if o.err != nil {
+		return
+	}
+	o.err = o.tx.SetUnitStatus(id, model.UnitSuperseded)
+	o.superseded = append(o.superseded, id)
+}
+
+func (o *outcome) settle(ids ...string) {
+	for _, id := range ids {
+		if o.err == nil {
+			o.err = settle(o.tx, id)
+		}
+	}
+}
+
+func (o *outcome) log(op string, payload any) {
+	if o.err != nil {
+		return
+	}
+	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
+		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now,
+		Payload: mustJSON(map[string]any{"request": payload, "status": o.conflict.Status,
+			"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)})})
+}
+
+func (o *outcome) response() (model.MergeResponse, error) {
+	if o.err != nil {
+		return model.MergeResponse{}, o.err
+	}
+	return model.MergeResponse{Status: o.conflict.Status, Conflict: o.conflict, SideEffects: model.SideEffects{
+		SupersededUnits: nonNil(o.superseded), NewUnitID: o.newUnit, NotifiedAgents: nonNil(o.notified)}}, nil
+}
+
+func mergeSorted(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(a, b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:117]) + "..."
+	}
+	return s
+}

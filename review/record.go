@@ -1,0 +1,167 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// Record adds a memory unit recorded by callerID (RECORD). Each
+// contradicts relation opens a conflict (detected_by explicit) between
+// the target, as unit A, and the new unit, as unit B; both become
+// contested.
+func (s *Service) Record(ctx context.Context, callerID string, req model.RecordRequest) (model.RecordResult, error) {
+	const op = "RECORD"
+	var res model.RecordResult
+	if err := validateRecord(&req); err != nil {
+		return res, err
+	}
+	now := s.now()
+	err := s.st.Write(ctx, func(tx *store.Tx) error {
+		a, err := caller(tx, op, callerID)
+		if err != nil {
+			return err
+		}
+		if !a.CanWrite() {
+			return model.Errorf(op, model.CodeNotPermitted, "", "%s has authority %d and may only read", a.ID, a.Authority)
+		}
+		for _, r := range req.Relations {
+			if ok, err := tx.UnitExists(r.TargetID); err != nil {
+				return err
+			} else if !ok {
+				return model.Errorf(op, model.CodeUnitNotFound, "check the relation's target_id",
+					"relation %s points at %q, which is not in the field", r.Type, r.TargetID)
+			}
+		}
+		epoch, err := tx.Tick()
+		if err != nil {
+			return err
+		}
+		u := model.Unit{
+			Mode: req.Mode, Type: req.Type, Content: req.Content, Intent: req.Intent,
+			Confidence: req.Confidence, Relations: req.Relations, Status: model.UnitActive, Epoch: epoch,
+			Source: model.Source{AgentID: a.ID, AgentRole: a.Role, SessionID: req.SessionID, Timestamp: now},
+		}
+		if u.Mode == model.ModeDraft {
+			u.Status = model.UnitDraft
+		}
+		if res.UnitID, err = tx.InsertUnit(u); err != nil {
+			return err
+		}
+		res.Epoch = epoch
+		if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID,
+			UnitID: &res.UnitID, At: now, Payload: mustJSON(req)}); err != nil {
+			return err
+		}
+		for _, r := range req.Relations {
+			if r.Type != model.RelContradicts {
+				continue
+			}
+			c, err := openConflict(tx, a, res.UnitID, r, req.ConflictType, epoch, now)
+			if err != nil {
+				return err
+			}
+			res.Conflicts = append(res.Conflicts, c)
+		}
+		return nil
+	})
+	return res, err
+}
+
+func validateRecord(req *model.RecordRequest) error {
+	const op = "RECORD"
+	if req.Mode == "" {
+		req.Mode = model.ModeCommitted
+	}
+	req.Intent.Purpose = strings.TrimSpace(req.Intent.Purpose)
+	switch {
+	case req.Mode != model.ModeCommitted && req.Mode != model.ModeDraft:
+		return model.Errorf(op, model.CodeInvalidRequest, "use draft or committed", "unknown mode %q", req.Mode)
+	case !req.Type.Valid():
+		return model.Errorf(op, model.CodeInvalidType, "use one of: "+joinTypes(), "unknown unit type %q", req.Type)
+	case strings.TrimSpace(req.Content) == "":
+		return model.Errorf(op, model.CodeInvalidRequest, "give the unit some content", "content is empty")
+	case req.Intent.Purpose == "":
+		return model.Errorf(op, model.CodeMissingIntent, "say why in intent.purpose", "intent.purpose is required")
+	}
+	c := req.Confidence
+	if req.Mode == model.ModeCommitted && (c.Score == nil || strings.TrimSpace(c.Reasoning) == "") {
+		return model.Errorf(op, model.CodeMissingConfidence, "give confidence.score and confidence.reasoning",
+			"a committed unit needs a confidence score and its reasoning")
+	}
+	if c.Score != nil && (*c.Score < 0 || *c.Score > 1 || *c.Score != *c.Score) {
+		return model.Errorf(op, model.CodeInvalidConfidence, "use a score from 0 to 1",
+			"confidence score %v is outside 0..1", *c.Score)
+	}
+	if req.ConflictType != "" && !req.ConflictType.Valid() {
+		return model.Errorf(op, model.CodeInvalidRequest, "use factual, interpretive, strategic or priority",
+			"unknown conflict type %q", req.ConflictType)
+	}
+	for _, r := range req.Relations {
+		if !r.Type.Valid() {
+			return model.Errorf(op, model.CodeInvalidRequest, "see the relation types in the spec", "unknown relation type %q", r.Type)
+		}
+		if r.TargetID == "" {
+			return model.Errorf(op, model.CodeInvalidRequest, "give target_id", "a %s relation has no target_id", r.Type)
+		}
+	}
+	return nil
+}
+
+func joinTypes() string {
+	names := make([]string, len(model.UnitTypes))
+	for i, t := range model.UnitTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+// openConflict records the conflict a contradicts relation declares,
+// marks both units contested and tells the target's author.
+func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time) (model.Conflict, error) {
+	if ct == "" {
+		ct = model.ConflictFactual
+	}
+	desc := strings.TrimSpace(r.Description)
+	if desc == "" {
+		desc = fmt.Sprintf("%s contradicts %s", unitID, r.TargetID)
+	}
+	c := model.Conflict{Type: ct, Status: model.StatusDetected, UnitA: r.TargetID, UnitB: unitID,
+		Description: desc, DetectedBy: model.DetectedExplicit, DetectedAt: now, Epoch: epoch, Version: 1}
+	var err error
+	if c.ID, err = tx.InsertConflict(c); err != nil {
+		return c, err
+	}
+	for _, id := range []string{c.UnitA, c.UnitB} {
+		if err := contest(tx, id); err != nil {
+			return c, err
+		}
+	}
+	if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "DETECT", AgentID: a.ID,
+		ConflictID: &c.ID, UnitID: &unitID, At: now, Payload: mustJSON(c)}); err != nil {
+		return c, err
+	}
+	target, err := tx.Unit(r.TargetID)
+	if err != nil {
+		return c, err
+	}
+	_, err = notify(tx, []string{target.Source.AgentID, a.ID}, model.Notification{
+		Event: model.EventConflictDetected, Epoch: epoch, CreatedAt: now, ConflictID: &c.ID,
+		MemoryUnitID: &unitID, RequiresAction: true,
+		Summary: fmt.Sprintf("%s: %s (%s) contradicts %s (%s)", c.ID, unitID, a.ID, target.ID, target.Source.AgentID),
+	})
+	return c, err
+}
+
+// contest marks an active unit contested while a conflict about it is open.
+func contest(tx *store.Tx, id string) error {
+	u, err := tx.Unit(id)
+	if err != nil || u.Status != model.UnitActive {
+		return err
+	}
+	return tx.SetUnitStatus(id, model.UnitContested)
+}

@@ -1,0 +1,175 @@
+// Package review holds the field's rules — REGISTER, RECORD, MERGE with
+// its strategies, votes and quorum, authority, notifications — on top of
+// the store. It returns model values and protocol errors and knows
+// nothing of terminals.
+package review
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// Service applies the rules to one open field.
+type Service struct {
+	st  *store.Store
+	now func() time.Time
+}
+
+// New returns the rules over st.
+func New(st *store.Store) *Service { return &Service{st: st, now: time.Now} }
+
+// ReadOnly reports whether the field refuses writes, and why.
+func (s *Service) ReadOnly() (bool, string) {
+	if !s.st.ReadOnly() {
+		return false, ""
+	}
+	if s.st.ReadOnlyReason != "" {
+		return true, s.st.ReadOnlyReason
+	}
+	return true, "opened with --read-only"
+}
+
+// Changed returns a number that differs whenever someone has written to
+// the field since the last call that returned it; cheap enough to poll.
+func (s *Service) Changed(ctx context.Context) (int64, error) { return s.st.DataVersion(ctx) }
+
+// Policy returns the field's governance.
+func (s *Service) Policy(ctx context.Context) (model.Policy, error) {
+	var p model.Policy
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { p, err = tx.Policy(); return err })
+	return p, err
+}
+
+// Agent returns a registered agent, or AGENT_NOT_REGISTERED.
+func (s *Service) Agent(ctx context.Context, id string) (model.Agent, error) {
+	var a model.Agent
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { a, err = caller(tx, "ATTUNE", id); return err })
+	return a, err
+}
+
+// Agents lists the registered agents.
+func (s *Service) Agents(ctx context.Context) ([]model.Agent, error) {
+	var out []model.Agent
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.Agents(); return err })
+	return out, err
+}
+
+// List returns one page of conflict summaries; votes carry the quorum.
+func (s *Service) List(ctx context.Context, q model.ListQuery) ([]model.ConflictSummary, error) {
+	var out []model.ConflictSummary
+	err := s.st.Read(ctx, func(tx *store.Tx) error {
+		p, err := tx.Policy()
+		if err != nil {
+			return err
+		}
+		if out, err = tx.ListConflicts(q); err != nil {
+			return err
+		}
+		for i := range out {
+			if out[i].Tally != nil {
+				out[i].Tally.Quorum = p.Quorum
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Counts returns how many conflicts stand in each status.
+func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, error) {
+	var out map[model.ConflictStatus]int
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.CountConflicts(); return err })
+	return out, err
+}
+
+// Inbox returns an agent's notifications after id since (0: all), at most
+// limit (0: no limit).
+func (s *Service) Inbox(ctx context.Context, agentID string, since int64, limit int) ([]model.Notification, error) {
+	var out []model.Notification
+	err := s.st.Read(ctx, func(tx *store.Tx) error {
+		if _, err := caller(tx, "ATTUNE", agentID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Inbox(agentID, since, limit)
+		return err
+	})
+	return out, err
+}
+
+// Detail returns everything known of one conflict.
+func (s *Service) Detail(ctx context.Context, id string) (model.ConflictDetail, error) {
+	var d model.ConflictDetail
+	err := s.st.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		if d, err = detail(tx, "DETECT", id); err != nil {
+			return err
+		}
+		if d.Events, err = tx.EventsOfConflict(id); err != nil {
+			return err
+		}
+		d.Notifications, err = tx.NotificationsOfConflict(id)
+		return err
+	})
+	return d, err
+}
+
+// detail loads a conflict, both sides, its ballots and the rules' picks.
+func detail(tx *store.Tx, op, id string) (model.ConflictDetail, error) {
+	var d model.ConflictDetail
+	c, err := tx.Conflict(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return d, model.Errorf(op, model.CodeConflictNotFound, "", "there is no conflict %q", id)
+	}
+	if err != nil {
+		return d, err
+	}
+	d.Conflict = c
+	if d.Policy, err = tx.Policy(); err != nil {
+		return d, err
+	}
+	if d.A, err = side(tx, c.UnitA); err != nil {
+		return d, err
+	}
+	if d.B, err = side(tx, c.UnitB); err != nil {
+		return d, err
+	}
+	if d.Ballots, err = tx.Ballots(id); err != nil {
+		return d, err
+	}
+	d.Tally = model.Count(c, d.Ballots, d.Policy.Quorum)
+	d.Picks = model.RulePicks(d.A.Contender(), d.B.Contender())
+	return d, nil
+}
+
+func side(tx *store.Tx, unitID string) (model.Side, error) {
+	var sd model.Side
+	u, err := tx.Unit(unitID)
+	if err != nil {
+		return sd, err
+	}
+	sd.Unit = u
+	if a, err := tx.Agent(u.Source.AgentID); err == nil {
+		sd.Agent = &a
+	}
+	sd.Supporters, err = tx.Supporters(unitID)
+	return sd, err
+}
+
+// caller returns the registered agent id, or AGENT_NOT_REGISTERED.
+func caller(tx *store.Tx, op, id string) (model.Agent, error) {
+	if id == "" {
+		return model.Agent{}, model.Errorf(op, model.CodeAgentNotRegistered,
+			"say who you are with --as ID (or ARBITER_AS)", "no caller given")
+	}
+	a, err := tx.Agent(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return a, model.Errorf(op, model.CodeAgentNotRegistered, "register first with `arbiter register`",
+			"%q is not a registered agent", id)
+	}
+	return a, err
+}

@@ -1,0 +1,127 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// Vote casts, or changes, callerID's ballot on a conflict put to a vote.
+// When the ballots reach the quorum the majority prevails and the
+// conflict resolves with strategy vote, as MERGE would; a tie at quorum
+// stays open (policy "stay", more or changed ballots decide) or escalates
+// to a human operator (policy "escalate"). Casting a ballot does not
+// change the conflict's version: voters do not invalidate each other.
+func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteRequest) (model.VoteResponse, error) {
+	const op = "VOTE"
+	var resp model.VoteResponse
+	if strings.TrimSpace(req.Rationale) == "" {
+		return resp, model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
+	}
+	err := s.st.Write(ctx, func(tx *store.Tx) error {
+		d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
+		if err != nil {
+			return err
+		}
+		c := d.Conflict
+		choice, err := resolveChoice(c, req.Choice)
+		if err != nil {
+			return err
+		}
+		if c.Status != model.StatusPendingVote {
+			return model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict",
+				"%s is not open for votes (it %s)", c.ID, describe(c))
+		}
+		if !d.Policy.MayVote(d.caller) {
+			return model.Errorf(op, model.CodeNotPermitted, "ask an eligible voter",
+				"%s may not vote here (needs authority %d%s)", d.caller.ID, d.Policy.VoterMinAuthority, rolesNote(d.Policy))
+		}
+		resp, err = s.cast(tx, d, choice, strings.TrimSpace(req.Rationale))
+		return err
+	})
+	return resp, err
+}
+
+// resolveChoice accepts a unit id of the conflict, or A / B.
+func resolveChoice(c model.Conflict, choice string) (string, error) {
+	switch strings.ToUpper(strings.TrimSpace(choice)) {
+	case "A":
+		return c.UnitA, nil
+	case "B":
+		return c.UnitB, nil
+	}
+	if _, ok := c.Other(choice); !ok {
+		return "", model.Errorf("VOTE", model.CodeInvalidRequest, "vote for "+c.UnitA+" or "+c.UnitB,
+			"%q is not one of %s's units", choice, c.ID)
+	}
+	return choice, nil
+}
+
+func rolesNote(p model.Policy) string {
+	if len(p.VoterRoles) == 0 {
+		return ""
+	}
+	return " and one of the roles " + strings.Join(p.VoterRoles, ", ")
+}
+
+func (s *Service) cast(tx *store.Tx, d decision, choice, rationale string) (model.VoteResponse, error) {
+	c := d.Conflict
+	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, conflict: c}
+	o.epoch, o.err = tx.Tick()
+	o.now = s.now()
+	resp := model.VoteResponse{Status: c.Status}
+	for _, b := range d.Ballots {
+		if b.VoterID == d.caller.ID {
+			resp.Changed = true
+		}
+	}
+	if o.err == nil {
+		o.err = tx.PutBallot(model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice,
+			Rationale: rationale, Epoch: o.epoch, CastAt: o.now})
+	}
+	if o.err == nil {
+		resp.Ballots, o.err = tx.Ballots(c.ID)
+	}
+	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
+	result, winner := resp.Tally.Decide(c, d.Policy.Tie)
+	ballotVoters := make([]string, 0, len(resp.Ballots))
+	for _, b := range resp.Ballots {
+		ballotVoters = append(ballotVoters, b.VoterID)
+	}
+	tally := fmt.Sprintf("%d–%d at quorum %d", max(resp.Tally.ForA, resp.Tally.ForB), min(resp.Tally.ForA, resp.Tally.ForB), resp.Tally.Quorum)
+	switch result {
+	case model.VoteWon:
+		o.by = d.caller.ID
+		o.rationale = fmt.Sprintf("Vote closed %s for %s. %s", tally, winner, ballotSummary(c, resp.Ballots))
+		o.resolve(model.Vote, winner)
+		o.tell(ballotVoters, model.Notification{Event: model.EventVoteClosed,
+			Summary: fmt.Sprintf("the vote on %s closed %s: %s prevails", c.ID, tally, winner)})
+		resp.Closed = true
+	case model.VoteTiedEscalate:
+		o.by = d.caller.ID
+		o.escalate(fmt.Sprintf("The vote tied %d–%d at quorum %d. %s", resp.Tally.ForA, resp.Tally.ForB,
+			resp.Tally.Quorum, ballotSummary(c, resp.Ballots)))
+		o.tell(ballotVoters, model.Notification{Event: model.EventVoteClosed,
+			Summary: fmt.Sprintf("the vote on %s tied at quorum and went to a human operator", c.ID)})
+		resp.Closed = true
+	}
+	o.log("VOTE", map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
+		"changed": resp.Changed, "for_a": resp.Tally.ForA, "for_b": resp.Tally.ForB})
+	if o.err != nil {
+		return model.VoteResponse{}, o.err
+	}
+	resp.Conflict, resp.Status = o.conflict, o.conflict.Status
+	resp.SideEffects = model.SideEffects{SupersededUnits: nonNil(o.superseded), NotifiedAgents: nonNil(o.notified)}
+	return resp, nil
+}
+
+func ballotSummary(c model.Conflict, ballots []model.Ballot) string {
+	parts := make([]string, 0, len(ballots))
+	for _, b := range ballots {
+		parts = append(parts, fmt.Sprintf("%s for %s (%s): %s", b.VoterID, b.Choice, c.Side(b.Choice), oneLine(b.Rationale)))
+	}
+	return "Ballots: " + strings.Join(parts, "; ") + "."
+}

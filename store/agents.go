@@ -1,0 +1,46 @@
+package store
+
+import (
+	"arbiter/model"
+)
+
+const agentCols = `id, role, kind, authority, status, registered_at`
+
+func scanAgent(sc interface{ Scan(...any) error }) (model.Agent, error) {
+	var a model.Agent
+	var at string
+	err := sc.Scan(&a.ID, &a.Role, &a.Kind, &a.Authority, &a.Status, &at)
+	a.RegisteredAt = parseTime(at)
+	return a, err
+}
+
+// Agent looks up a registered agent; ErrNotFound if there is none.
+func (t *Tx) Agent(id string) (model.Agent, error) {
+	a, err := scanAgent(t.row(`SELECT `+agentCols+` FROM agents WHERE id = ?`, id))
+	return a, notFound(err)
+}
+
+// InsertAgent registers a.
+func (t *Tx) InsertAgent(a model.Agent, epoch int64) error {
+	_, err := t.exec(`INSERT INTO agents (`+agentCols+`, epoch) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.Role, string(a.Kind), a.Authority, string(a.Status), fmtTime(a.RegisteredAt), epoch)
+	return err
+}
+
+// Agents lists every registered agent by id.
+func (t *Tx) Agents() ([]model.Agent, error) {
+	rows, err := t.query(`SELECT ` + agentCols + ` FROM agents ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Agent
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}

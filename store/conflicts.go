@@ -1,0 +1,218 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"strings"
+
+	"arbiter/model"
+)
+
+const conflictCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description, c.detected_by,
+	c.detected_at, c.epoch, c.version,
+	c.escalated_by, c.escalated_reason, c.escalated_epoch, c.escalated_at,
+	c.vote_opened_by, c.vote_reason, c.vote_opened_epoch, c.vote_opened_at,
+	c.strategy, c.winner_id, c.synthesis_unit_id, c.rationale, c.resolved_by, c.epoch_resolved, c.resolved_at`
+
+type step struct {
+	by, reason, at sql.NullString
+	epoch          sql.NullInt64
+}
+
+func (s step) value() *model.Escalation {
+	if !s.by.Valid {
+		return nil
+	}
+	return &model.Escalation{By: s.by.String, Reason: s.reason.String, Epoch: s.epoch.Int64, At: nullTime(s.at)}
+}
+
+func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Conflict, error) {
+	var c model.Conflict
+	var detectedAt string
+	var esc, vote step
+	var strategy, winner, synth, rationale, resolvedBy, resolvedAt sql.NullString
+	var epochResolved sql.NullInt64
+	dest := []any{&c.ID, &c.Type, &c.Status, &c.UnitA, &c.UnitB, &c.Description, &c.DetectedBy,
+		&detectedAt, &c.Epoch, &c.Version,
+		&esc.by, &esc.reason, &esc.epoch, &esc.at,
+		&vote.by, &vote.reason, &vote.epoch, &vote.at,
+		&strategy, &winner, &synth, &rationale, &resolvedBy, &epochResolved, &resolvedAt}
+	if err := sc.Scan(append(dest, extra...)...); err != nil {
+		return c, err
+	}
+	c.DetectedAt = parseTime(detectedAt)
+	c.Escalation, c.VoteOpened = esc.value(), vote.value()
+	if strategy.Valid {
+		c.Resolution = &model.Resolution{
+			Strategy: model.Strategy(strategy.String), WinnerID: strPtr(winner),
+			SynthesisUnitID: strPtr(synth), Rationale: rationale.String,
+			ResolvedBy: resolvedBy.String, EpochResolved: epochResolved.Int64,
+			ResolvedAt: nullTime(resolvedAt),
+		}
+	}
+	return c, nil
+}
+
+// Conflict looks up a conflict; ErrNotFound if there is none.
+func (t *Tx) Conflict(id string) (model.Conflict, error) {
+	c, err := scanConflict(t.row(`SELECT `+conflictCols+` FROM conflicts c WHERE c.id = ?`, id))
+	return c, notFound(err)
+}
+
+// mutableCols are the columns a decision changes; mutableArgs gives c's
+// values for them in the same order.
+const mutableCols = `status,
+	escalated_by, escalated_reason, escalated_epoch, escalated_at,
+	vote_opened_by, vote_reason, vote_opened_epoch, vote_opened_at,
+	strategy, winner_id, synthesis_unit_id, rationale, resolved_by, epoch_resolved, resolved_at`
+
+func mutableArgs(c model.Conflict) []any {
+	var esc, vote [4]any
+	if e := c.Escalation; e != nil {
+		esc = [4]any{e.By, e.Reason, e.Epoch, fmtTime(e.At)}
+	}
+	if e := c.VoteOpened; e != nil {
+		vote = [4]any{e.By, e.Reason, e.Epoch, fmtTime(e.At)}
+	}
+	var res [7]any
+	if r := c.Resolution; r != nil {
+		res = [7]any{string(r.Strategy), nullable(r.WinnerID), nullable(r.SynthesisUnitID),
+			r.Rationale, r.ResolvedBy, r.EpochResolved, fmtTime(r.ResolvedAt)}
+	}
+	args := append([]any{string(c.Status)}, esc[:]...)
+	args = append(args, vote[:]...)
+	return append(args, res[:]...)
+}
+
+// InsertConflict stores a new conflict at version 1. An empty c.ID gets the
+// next "conflict-NNN" id; the id used is returned.
+func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
+	var seq any
+	if c.ID == "" {
+		s, id, err := t.nextID("conflicts", "conflict")
+		if err != nil {
+			return "", err
+		}
+		seq, c.ID = s, id
+	}
+	args := append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
+		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch}, mutableArgs(c)...)
+	_, err := t.exec(`INSERT INTO conflicts (seq, id, type, unit_a, unit_b, description, detected_by,
+		detected_at, epoch, version, `+mutableCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	if err != nil {
+		return "", err
+	}
+	return c.ID, nil
+}
+
+// UpdateConflict writes c's status, escalation, vote and resolution if the
+// stored conflict is still at version expect; its version then grows by
+// one (c.Version is ignored). ErrStale otherwise: nothing is written.
+func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
+	args := append(mutableArgs(c), c.ID, expect)
+	r, err := t.exec(`UPDATE conflicts SET (`+mutableCols+`) =
+		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), version = version + 1
+		WHERE id = ? AND version = ?`, args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return ErrStale
+	}
+	return nil
+}
+
+// ConflictsOfUnit lists the conflicts that unit id is part of.
+func (t *Tx) ConflictsOfUnit(id string) ([]model.Conflict, error) {
+	rows, err := t.query(`SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_a = ?
+		UNION ALL SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_b = ?`, id, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []model.Conflict
+	for rows.Next() {
+		c, err := scanConflict(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ListConflicts returns one page of conflict summaries.
+func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
+	var where []string
+	var args []any
+	if len(q.Statuses) > 0 {
+		where = append(where, `c.status IN (?`+strings.Repeat(", ?", len(q.Statuses)-1)+`)`)
+		for _, s := range q.Statuses {
+			args = append(args, string(s))
+		}
+	}
+	if q.Search != "" {
+		like := "%" + escapeLike(strings.ToLower(q.Search)) + "%"
+		where = append(where, `(lower(c.id) LIKE ? ESCAPE '\' OR lower(c.description) LIKE ? ESCAPE '\'
+			OR lower(ua.agent_id) LIKE ? ESCAPE '\' OR lower(ub.agent_id) LIKE ? ESCAPE '\' OR c.type LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like, like, like)
+	}
+	query := `SELECT ` + conflictCols + `, ua.agent_id, ua.agent_role, ub.agent_id, ub.agent_role,
+		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_a),
+		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_b)
+		FROM conflicts c JOIN units ua ON ua.id = c.unit_a JOIN units ub ON ub.id = c.unit_b`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, ` AND `)
+	}
+	switch q.Sort {
+	case model.SortType:
+		query += ` ORDER BY c.type, c.epoch, c.seq`
+	default:
+		query += ` ORDER BY c.epoch, c.seq`
+	}
+	if q.Limit > 0 {
+		query += ` LIMIT ? OFFSET ?`
+		args = append(args, q.Limit, q.Offset)
+	}
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []model.ConflictSummary{}
+	for rows.Next() {
+		var s model.ConflictSummary
+		var forA, forB int
+		c, err := scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
+		if err != nil {
+			return nil, err
+		}
+		s.Conflict = c
+		if c.Status == model.StatusPendingVote || forA+forB > 0 {
+			s.Tally = &model.Tally{ForA: forA, ForB: forB}
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// CountConflicts counts conflicts by status.
+func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {
+	out := map[model.ConflictStatus]int{}
+	for _, s := range model.ConflictStatuses {
+		var n int
+		if err := t.row(`SELECT count(*) FROM conflicts WHERE status = ?`, string(s)).Scan(&n); err != nil {
+			return nil, err
+		}
+		out[s] = n
+	}
+	return out, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// IsStale reports whether err is UpdateConflict's stale-version refusal.
+func IsStale(err error) bool { return errors.Is(err, ErrStale) }

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"arbiter/model"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ErrNotFound is returned by lookups of a single row that is not there.
+var ErrNotFound = errors.New("not found")
+
+// ErrStale is returned by UpdateConflict when the conflict is no longer at
+// the version the caller read.
+var ErrStale = errors.New("the conflict changed since it was read")
+
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+// translate turns SQLite's failures into protocol errors a person can act
+// on; other errors pass through unchanged.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := model.AsError(err); ok {
+		return err
+	}
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return model.Errorf(op, model.CodeFieldBusy, "try again in a moment",
+			"another program kept the field locked for writing longer than the busy timeout")
+	case sqlite3.SQLITE_FULL:
+		return model.Errorf(op, model.CodeStorageFull, "free disk space and try again",
+			"the disk is full; nothing was written")
+	case sqlite3.SQLITE_READONLY:
+		return model.Errorf(op, model.CodeReadOnly, "open the field without --read-only, on writable storage",
+			"the field is open read-only; nothing was written")
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return model.Errorf(op, model.CodeInternalError, "restore the field from a backup",
+			"the field file is damaged: %v", err)
+	case sqlite3.SQLITE_IOERR:
+		return model.Errorf(op, model.CodeInternalError, "check the disk and try again",
+			"the field could not be read or written: %v", err)
+	}
+	return err
+}
+
+// classifyOpen explains a failure while opening a field.
+func classifyOpen(path string, err error) error {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_NOTADB:
+		return &OpenError{path, "is not an arbiter field (not a SQLite database)", err}
+	case sqlite3.SQLITE_CORRUPT:
+		return &OpenError{path, "is damaged (SQLite reports corruption); restore it from a backup", err}
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return &OpenError{path, "is locked by another program for longer than the busy timeout; try again", err}
+	case sqlite3.SQLITE_CANTOPEN:
+		return &OpenError{path, "cannot be opened (check the file and its directory permissions)", err}
+	case sqlite3.SQLITE_READONLY:
+		return &OpenError{path, "cannot be written; open it with --read-only", err}
+	}
+	return &OpenError{path, fmt.Sprintf("cannot be opened: %v", err), err}
+}

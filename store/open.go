@@ -1,0 +1,251 @@
+// Package store keeps an arbiter field in a SQLite file: the schema and its
+// migrations, queries and transactions, and nothing else.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"arbiter/model"
+
+	"golang.org/x/sys/unix"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options tune how a field is opened.
+type Options struct {
+	// ReadOnly opens the field without writing a byte to it.
+	ReadOnly bool
+	// BusyTimeout is how long a write waits for another writer's lock.
+	BusyTimeout time.Duration
+}
+
+// DefaultBusyTimeout is used when Options.BusyTimeout is zero.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Store is an open field.
+type Store struct {
+	db       *sql.DB
+	watch    *sql.Conn
+	path     string
+	readOnly bool
+	// ReadOnlyReason says why a field asked for read-write was opened
+	// read-only (a file or directory that is not writable); "" otherwise.
+	ReadOnlyReason string
+}
+
+// OpenError is a field that cannot be opened: one clear sentence.
+type OpenError struct {
+	Path   string
+	Reason string
+	Err    error
+}
+
+func (e *OpenError) Error() string { return fmt.Sprintf("%s: %s", e.Path, e.Reason) }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// Open opens an existing field. It never creates one: a missing path is an
+// error. A file or directory that is not writable opens read-only.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, &OpenError{path, "no such field (create one with `arbiter init --db " + path + "`)", err}
+	case err != nil:
+		return nil, &OpenError{path, "cannot read: " + err.Error(), err}
+	case fi.IsDir():
+		return nil, &OpenError{path, "is a directory, not a field", nil}
+	case fi.Size() == 0:
+		return nil, &OpenError{path, "is an empty file, not an arbiter field", nil}
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	s := &Store{path: path, readOnly: opt.ReadOnly}
+	if !s.readOnly {
+		if why := notWritable(path); why != "" {
+			s.readOnly, s.ReadOnlyReason = true, why
+		}
+	}
+	if err := s.connect(opt); err != nil {
+		return nil, err
+	}
+	if err := s.checkFormat(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Create makes a new field at path with policy p. It refuses a path that
+// exists.
+func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, &OpenError{path, "already exists; refusing to overwrite it", err}
+		}
+		return nil, &OpenError{path, "cannot create: " + err.Error(), err}
+	}
+	f.Close()
+	s := &Store{path: path}
+	if err := s.connect(Options{}); err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	if err := s.Write(ctx, func(tx *Tx) error { return tx.SetPolicy(p) }); err != nil {
+		s.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path is the field's file.
+func (s *Store) Path() string { return s.path }
+
+// ReadOnly reports whether writes are refused.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Close releases the field.
+func (s *Store) Close() error {
+	if s.watch != nil {
+		s.watch.Close()
+	}
+	return s.db.Close()
+}
+
+func (s *Store) connect(opt Options) error {
+	busy := opt.BusyTimeout
+	if busy <= 0 {
+		busy = DefaultBusyTimeout
+	}
+	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busy.Milliseconds())
+	if s.readOnly {
+		q += "&mode=ro"
+		// Without a live writer's -wal file next to it, read the file as an
+		// immutable snapshot: SQLite then creates no -wal or -shm file, so
+		// a copy on read-only media opens and nothing is written.
+		if _, err := os.Stat(s.path + "-wal"); err != nil {
+			q += "&immutable=1"
+		}
+	} else {
+		q += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	}
+	db, err := sql.Open("sqlite", "file:"+escapePath(s.path)+"?"+q)
+	if err != nil {
+		return &OpenError{s.path, "cannot open: " + err.Error(), err}
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	db.SetConnMaxIdleTime(time.Minute)
+	s.db = db
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return classifyOpen(s.path, err)
+	}
+	s.watch = conn
+	return nil
+}
+
+// checkHeader reads the first bytes of the file: a SQLite file starts with
+// a fixed magic string.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return &OpenError{path, "cannot read: " + err.Error(), err}
+	}
+	defer f.Close()
+	head := make([]byte, 100)
+	n, _ := f.ReadAt(head, 0)
+	if n < 100 || string(head[:16]) != "SQLite format 3\x00" {
+		return &OpenError{path, "is not an arbiter field (not a SQLite database)", nil}
+	}
+	appID := uint32(head[68])<<24 | uint32(head[69])<<16 | uint32(head[70])<<8 | uint32(head[71])
+	if appID != ApplicationID {
+		return &OpenError{path, "is a SQLite database but not an arbiter field", nil}
+	}
+	return nil
+}
+
+func (s *Store) checkFormat(ctx context.Context) error {
+	var v int
+	if err := s.watch.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return classifyOpen(s.path, err)
+	}
+	switch {
+	case v > Version:
+		return &OpenError{s.path, fmt.Sprintf("was written by a newer arbiter (field format %d; this arbiter knows up to %d): upgrade arbiter to open it", v, Version), nil}
+	case v < Version && s.readOnly:
+		return &OpenError{s.path, fmt.Sprintf("uses the older field format %d and is open read-only; open it once read-write to upgrade it to %d", v, Version), nil}
+	case v < Version:
+		return s.migrate(ctx)
+	}
+	// A quick look at the tables, to catch a damaged file early.
+	var n int
+	if err := s.watch.QueryRowContext(ctx, "SELECT count(*) FROM clock").Scan(&n); err != nil || n != 1 {
+		return classifyOpen(s.path, fmt.Errorf("the clock table is missing or damaged: %v", err))
+	}
+	return nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	return s.Write(ctx, func(tx *Tx) error {
+		var v int
+		if err := tx.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		if v > Version {
+			return fmt.Errorf("field format %d is newer than this arbiter's %d", v, Version)
+		}
+		if v == 0 {
+			if _, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", ApplicationID)); err != nil {
+				return err
+			}
+		}
+		for i := v; i < Version; i++ {
+			if _, err := tx.tx.ExecContext(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+		}
+		_, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", Version))
+		return err
+	})
+}
+
+// notWritable says why the field cannot be written ("" if it can). The
+// mode bits count too, so a file made read-only is honoured even for root.
+func notWritable(path string) string {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 {
+		return "the file is not writable"
+	}
+	if unix.Access(path, unix.W_OK) != nil {
+		return "the file is not writable"
+	}
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o222 == 0 {
+		return "its directory is not writable"
+	}
+	if unix.Access(dir, unix.W_OK) != nil {
+		return "its directory is not writable"
+	}
+	return ""
+}
+
+// escapePath makes a file path safe inside a SQLite URI.
+func escapePath(p string) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return r.Replace(p)
+}

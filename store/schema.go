@@ -1,0 +1,153 @@
+package store
+
+// ApplicationID marks a SQLite file as an arbiter field ("ARBT"), in the
+// database header where any SQLite reader can see it.
+const ApplicationID = 0x41524254
+
+// migrations build the field format one version at a time; the field's
+// PRAGMA user_version is the number applied. Never edit a released one:
+// append.
+var migrations = []string{
+	// 1: the first field format (docs/field-format.md).
+	`
+CREATE TABLE clock (
+	id    INTEGER PRIMARY KEY CHECK (id = 1),
+	epoch INTEGER NOT NULL CHECK (epoch >= 0)
+);
+INSERT INTO clock (id, epoch) VALUES (1, 0);
+
+CREATE TABLE policy (
+	id                  INTEGER PRIMARY KEY CHECK (id = 1),
+	level               INTEGER NOT NULL CHECK (level BETWEEN 1 AND 3),
+	quorum              INTEGER NOT NULL CHECK (quorum >= 1),
+	tie                 TEXT    NOT NULL CHECK (tie IN ('stay', 'escalate')),
+	voter_min_authority INTEGER NOT NULL CHECK (voter_min_authority BETWEEN 0 AND 10),
+	voter_roles         TEXT    NOT NULL DEFAULT '[]'
+);
+
+CREATE TABLE authority_roles (
+	conflict_type TEXT PRIMARY KEY CHECK (conflict_type IN ('factual', 'interpretive', 'strategic', 'priority')),
+	role          TEXT NOT NULL
+);
+
+CREATE TABLE agents (
+	id            TEXT    PRIMARY KEY,
+	role          TEXT    NOT NULL,
+	kind          TEXT    NOT NULL CHECK (kind IN ('agent', 'human')),
+	authority     INTEGER NOT NULL CHECK (authority BETWEEN 0 AND 10),
+	status        TEXT    NOT NULL DEFAULT 'idle',
+	registered_at TEXT    NOT NULL,
+	epoch         INTEGER NOT NULL
+);
+
+CREATE TABLE units (
+	seq                    INTEGER PRIMARY KEY,
+	id                     TEXT    NOT NULL UNIQUE,
+	mode                   TEXT    NOT NULL CHECK (mode IN ('draft', 'committed')),
+	type                   TEXT    NOT NULL,
+	content                TEXT    NOT NULL,
+	intent_purpose         TEXT    NOT NULL CHECK (intent_purpose <> ''),
+	intent_task_id         TEXT,
+	intent_question        TEXT,
+	confidence_score       REAL    CHECK (confidence_score IS NULL OR confidence_score BETWEEN 0 AND 1),
+	confidence_reasoning   TEXT    NOT NULL DEFAULT '',
+	confidence_evidence    TEXT    NOT NULL DEFAULT '[]',
+	confidence_assumptions TEXT    NOT NULL DEFAULT '[]',
+	agent_id               TEXT    NOT NULL REFERENCES agents (id),
+	agent_role             TEXT    NOT NULL,
+	session_id             TEXT,
+	recorded_at            TEXT    NOT NULL,
+	status                 TEXT    NOT NULL CHECK (status IN ('active', 'draft', 'superseded', 'retracted', 'contested', 'pending_enrichment')),
+	epoch                  INTEGER NOT NULL
+);
+CREATE INDEX units_agent ON units (agent_id);
+
+CREATE TABLE relations (
+	unit_id     TEXT NOT NULL REFERENCES units (id),
+	type        TEXT NOT NULL,
+	target_id   TEXT NOT NULL,
+	description TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (unit_id, type, target_id)
+) WITHOUT ROWID;
+CREATE INDEX relations_target ON relations (target_id, type, unit_id);
+
+CREATE TABLE conflicts (
+	seq               INTEGER PRIMARY KEY,
+	id                TEXT    NOT NULL UNIQUE,
+	type              TEXT    NOT NULL CHECK (type IN ('factual', 'interpretive', 'strategic', 'priority')),
+	status            TEXT    NOT NULL CHECK (status IN ('detected', 'resolving', 'resolved', 'escalated', 'pending_vote')),
+	unit_a            TEXT    NOT NULL REFERENCES units (id),
+	unit_b            TEXT    NOT NULL REFERENCES units (id),
+	description       TEXT    NOT NULL DEFAULT '',
+	detected_by       TEXT    NOT NULL CHECK (detected_by IN ('explicit', 'semantic', 'logical', 'temporal')),
+	detected_at       TEXT    NOT NULL,
+	epoch             INTEGER NOT NULL,
+	version           INTEGER NOT NULL DEFAULT 1,
+	escalated_by      TEXT,
+	escalated_reason  TEXT,
+	escalated_epoch   INTEGER,
+	escalated_at      TEXT,
+	vote_opened_by    TEXT,
+	vote_reason       TEXT,
+	vote_opened_epoch INTEGER,
+	vote_opened_at    TEXT,
+	strategy          TEXT,
+	winner_id         TEXT,
+	synthesis_unit_id TEXT,
+	rationale         TEXT,
+	resolved_by       TEXT,
+	epoch_resolved    INTEGER,
+	resolved_at       TEXT,
+	CHECK (unit_a <> unit_b),
+	CHECK ((status = 'resolved') = (strategy IS NOT NULL))
+);
+CREATE INDEX conflicts_status ON conflicts (status, epoch);
+CREATE INDEX conflicts_unit_a ON conflicts (unit_a);
+CREATE INDEX conflicts_unit_b ON conflicts (unit_b);
+
+CREATE TABLE votes (
+	conflict_id TEXT    NOT NULL REFERENCES conflicts (id),
+	voter_id    TEXT    NOT NULL REFERENCES agents (id),
+	choice      TEXT    NOT NULL REFERENCES units (id),
+	rationale   TEXT    NOT NULL CHECK (rationale <> ''),
+	epoch       INTEGER NOT NULL,
+	cast_at     TEXT    NOT NULL,
+	PRIMARY KEY (conflict_id, voter_id)
+) WITHOUT ROWID;
+
+CREATE TABLE notifications (
+	id              INTEGER PRIMARY KEY,
+	agent_id        TEXT    NOT NULL REFERENCES agents (id),
+	event           TEXT    NOT NULL,
+	epoch           INTEGER NOT NULL,
+	relevance_score REAL    NOT NULL DEFAULT 1,
+	summary         TEXT    NOT NULL,
+	unit_id         TEXT,
+	conflict_id     TEXT,
+	requires_action INTEGER NOT NULL DEFAULT 0,
+	created_at      TEXT    NOT NULL
+);
+CREATE INDEX notifications_agent ON notifications (agent_id, id);
+CREATE INDEX notifications_conflict ON notifications (conflict_id) WHERE conflict_id IS NOT NULL;
+
+CREATE TABLE events (
+	id          INTEGER PRIMARY KEY,
+	epoch       INTEGER NOT NULL,
+	operation   TEXT    NOT NULL,
+	agent_id    TEXT    NOT NULL,
+	conflict_id TEXT,
+	unit_id     TEXT,
+	payload     TEXT    NOT NULL DEFAULT '{}',
+	at          TEXT    NOT NULL
+);
+CREATE INDEX events_conflict ON events (conflict_id, id) WHERE conflict_id IS NOT NULL;
+CREATE INDEX events_unit ON events (unit_id, id) WHERE unit_id IS NOT NULL;
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+`,
+}
+
+// Version is the field format this arbiter writes.
+var Version = len(migrations)

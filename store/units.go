@@ -1,0 +1,157 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"arbiter/model"
+)
+
+const unitCols = `id, mode, type, content, intent_purpose, intent_task_id, intent_question,
+	confidence_score, confidence_reasoning, confidence_evidence, confidence_assumptions,
+	agent_id, agent_role, session_id, recorded_at, status, epoch`
+
+func scanUnit(sc interface{ Scan(...any) error }) (model.Unit, error) {
+	var u model.Unit
+	var task, question, session sql.NullString
+	var score sql.NullFloat64
+	var evidence, assumptions, at string
+	err := sc.Scan(&u.ID, &u.Mode, &u.Type, &u.Content, &u.Intent.Purpose, &task, &question,
+		&score, &u.Confidence.Reasoning, &evidence, &assumptions,
+		&u.Source.AgentID, &u.Source.AgentRole, &session, &at, &u.Status, &u.Epoch)
+	if err != nil {
+		return u, err
+	}
+	u.Intent.TaskID, u.Intent.Question, u.Source.SessionID = strPtr(task), strPtr(question), strPtr(session)
+	if score.Valid {
+		u.Confidence.Score = &score.Float64
+	}
+	u.Source.Timestamp = parseTime(at)
+	if err := json.Unmarshal([]byte(evidence), &u.Confidence.Evidence); err != nil {
+		return u, err
+	}
+	err = json.Unmarshal([]byte(assumptions), &u.Confidence.Assumptions)
+	return u, err
+}
+
+// Unit looks up a unit with its relations; ErrNotFound if there is none.
+func (t *Tx) Unit(id string) (model.Unit, error) {
+	u, err := scanUnit(t.row(`SELECT `+unitCols+` FROM units WHERE id = ?`, id))
+	if err != nil {
+		return u, notFound(err)
+	}
+	u.Relations, err = t.Relations(id)
+	return u, err
+}
+
+// UnitExists reports whether a unit with id is in the field.
+func (t *Tx) UnitExists(id string) (bool, error) {
+	var n int
+	err := t.row(`SELECT count(*) FROM units WHERE id = ?`, id).Scan(&n)
+	return n > 0, err
+}
+
+// InsertUnit stores u with its relations. An empty u.ID gets the next
+// "mem-NNN" id; the id used is returned.
+func (t *Tx) InsertUnit(u model.Unit) (string, error) {
+	var seq any
+	if u.ID == "" {
+		s, id, err := t.nextID("units", "mem")
+		if err != nil {
+			return "", err
+		}
+		seq, u.ID = s, id
+	}
+	evidence, _ := json.Marshal(nonNil(u.Confidence.Evidence))
+	assumptions, _ := json.Marshal(nonNil(u.Confidence.Assumptions))
+	var score any
+	if u.Confidence.Score != nil {
+		score = *u.Confidence.Score
+	}
+	_, err := t.exec(`INSERT INTO units (seq, `+unitCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		seq, u.ID, string(u.Mode), string(u.Type), u.Content, u.Intent.Purpose,
+		nullable(u.Intent.TaskID), nullable(u.Intent.Question),
+		score, u.Confidence.Reasoning, string(evidence), string(assumptions),
+		u.Source.AgentID, u.Source.AgentRole, nullable(u.Source.SessionID),
+		fmtTime(u.Source.Timestamp), string(u.Status), u.Epoch)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range u.Relations {
+		if _, err := t.exec(`INSERT INTO relations (unit_id, type, target_id, description) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
+			return "", err
+		}
+	}
+	return u.ID, nil
+}
+
+// SetUnitStatus changes a unit's status.
+func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
+	res, err := t.exec(`UPDATE units SET status = ? WHERE id = ?`, string(s), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Relations lists the relations a unit carries.
+func (t *Tx) Relations(id string) ([]model.Relation, error) {
+	rows, err := t.query(`SELECT type, target_id, description FROM relations WHERE unit_id = ? ORDER BY type, target_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []model.Relation{}
+	for rows.Next() {
+		var r model.Relation
+		if err := rows.Scan(&r.Type, &r.TargetID, &r.Description); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// liveSupporter selects supports relations from units that still stand:
+// retracted and superseded units no longer lend their weight.
+const liveSupporter = `FROM relations r JOIN units s ON s.id = r.unit_id
+	WHERE r.target_id = ? AND r.type = 'supports' AND s.status NOT IN ('retracted', 'superseded')`
+
+// Supporters lists the live units that support id, oldest first.
+func (t *Tx) Supporters(id string) ([]string, error) {
+	rows, err := t.query(`SELECT r.unit_id `+liveSupporter+` ORDER BY s.seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// CountUnits counts the units in any of the statuses (all units if none).
+func (t *Tx) CountUnits(statuses ...model.UnitStatus) (int64, error) {
+	q := `SELECT count(*) FROM units`
+	args := []any{}
+	if len(statuses) > 0 {
+		q += ` WHERE status IN (?` + strings.Repeat(", ?", len(statuses)-1) + `)`
+		for _, s := range statuses {
+			args = append(args, string(s))
+		}
+	}
+	var n int64
+	err := t.row(q, args...).Scan(&n)
+	return n, err
+}
