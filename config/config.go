@@ -1,0 +1,288 @@
+// Package config gathers arbiter's settings from, in order of precedence,
+// command-line flags, ARBITER_* environment variables, a config file and
+// defaults, into one typed Config.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Config is everything arbiter can be told before it starts.
+type Config struct {
+	// DB is the field's file; empty when none was given.
+	DB string
+	// As is the registered agent or person arbiter acts for.
+	As string
+	// ReadOnly opens the field without writing to it.
+	ReadOnly bool
+	// ConfigFile is the config file that was read; empty when none was.
+	ConfigFile string
+	// Theme is the review screen's colours: "auto", "dark" or "light".
+	Theme string
+	// Keys overrides the review screen's key bindings: binding name → keys.
+	Keys map[string][]string
+	// DecisionsOut is a file the review screen appends its decisions to;
+	// empty for none.
+	DecisionsOut string
+	// BusyTimeout is how long a write waits for another writer's lock;
+	// zero means the store's default.
+	BusyTimeout time.Duration
+}
+
+// Setting names, as written in the config file. The environment variable
+// of a setting is ARBITER_ and its name in capitals (ARBITER_READ_ONLY);
+// its flag, if it has one, uses dashes (--read-only).
+const (
+	keyDB           = "db"
+	keyAs           = "as"
+	keyReadOnly     = "read_only"
+	keyTheme        = "theme"
+	keyKeys         = "keys"
+	keyDecisionsOut = "decisions_out"
+	keyBusyTimeout  = "busy_timeout"
+)
+
+var settings = []string{keyAs, keyBusyTimeout, keyDB, keyDecisionsOut, keyKeys, keyReadOnly, keyTheme}
+
+// Themes lists the accepted values of Theme.
+var Themes = []string{"auto", "dark", "light"}
+
+// ConfigFlag is the flag (and, as ARBITER_CONFIG, the environment variable)
+// naming the config file explicitly.
+const ConfigFlag = "config"
+
+// Load reads the settings. flags may hold any of --db, --as, --read-only,
+// --theme, --decisions-out, --busy-timeout and --config; those present
+// and set on the command line win over everything else.
+//
+// The config file is --config (or ARBITER_CONFIG) when given, and must
+// then exist; otherwise $XDG_CONFIG_HOME/arbiter/config.yaml (or
+// ~/.config/arbiter/config.yaml), read only if it is there. It is YAML
+// unless its name ends in .json or .toml.
+func Load(flags *pflag.FlagSet) (Config, error) {
+	v := viper.New()
+	file, explicit, err := configPath(flags)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{}
+	if file != "" {
+		if err := readFile(v, file, explicit); err != nil {
+			return Config{}, err
+		}
+		if v.ConfigFileUsed() != "" {
+			cfg.ConfigFile = file
+		}
+	}
+
+	v.SetDefault(keyTheme, "auto")
+	v.SetEnvPrefix("ARBITER")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	if flags != nil {
+		for _, key := range settings {
+			if f := flags.Lookup(strings.ReplaceAll(key, "_", "-")); f != nil {
+				if err := v.BindPFlag(key, f); err != nil {
+					return Config{}, err
+				}
+			}
+		}
+	}
+
+	cfg.DB = strings.TrimSpace(v.GetString(keyDB))
+	cfg.As = strings.TrimSpace(v.GetString(keyAs))
+	cfg.DecisionsOut = strings.TrimSpace(v.GetString(keyDecisionsOut))
+	if cfg.ReadOnly, err = boolSetting(v.Get(keyReadOnly)); err != nil {
+		return Config{}, settingError(keyReadOnly, err)
+	}
+	cfg.Theme = strings.ToLower(strings.TrimSpace(v.GetString(keyTheme)))
+	if !slices.Contains(Themes, cfg.Theme) {
+		return Config{}, settingError(keyTheme, fmt.Errorf("%q is not one of %s", cfg.Theme, strings.Join(Themes, ", ")))
+	}
+	if cfg.BusyTimeout, err = durationSetting(v.Get(keyBusyTimeout)); err != nil {
+		return Config{}, settingError(keyBusyTimeout, err)
+	}
+	if cfg.Keys, err = keysSetting(v.Get(keyKeys)); err != nil {
+		return Config{}, settingError(keyKeys, err)
+	}
+	return cfg, nil
+}
+
+// DefaultFile is the config file read when none is named:
+// $XDG_CONFIG_HOME/arbiter/config.yaml, or ~/.config/arbiter/config.yaml.
+// It is "" when neither directory can be found.
+func DefaultFile() string {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" {
+		return filepath.Join(dir, "arbiter", "config.yaml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "arbiter", "config.yaml")
+}
+
+// configPath returns the config file to read, and whether it was named
+// explicitly (so that its absence is an error).
+func configPath(flags *pflag.FlagSet) (string, bool, error) {
+	if flags != nil {
+		if f := flags.Lookup(ConfigFlag); f != nil && f.Changed {
+			if f.Value.String() == "" {
+				return "", false, errors.New("--config needs a file name")
+			}
+			return f.Value.String(), true, nil
+		}
+	}
+	if file := os.Getenv("ARBITER_CONFIG"); file != "" {
+		return file, true, nil
+	}
+	return DefaultFile(), false, nil
+}
+
+// readFile reads the config file into v. A default file that is not there
+// is skipped; an explicit one must exist.
+func readFile(v *viper.Viper, file string, explicit bool) error {
+	if _, err := os.Stat(file); err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !explicit {
+			return nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("config %s: no such file", file)
+		}
+		return fmt.Errorf("config %s: %w", file, err)
+	}
+	v.SetConfigFile(file)
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".json":
+		v.SetConfigType("json")
+	case ".toml":
+		v.SetConfigType("toml")
+	default:
+		v.SetConfigType("yaml")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		var pe viper.ConfigParseError
+		if errors.As(err, &pe) {
+			err = pe.Unwrap()
+		}
+		return fmt.Errorf("config %s is malformed: %v", file, oneLine(err.Error()))
+	}
+	for _, key := range v.AllKeys() {
+		top, _, _ := strings.Cut(key, ".")
+		if !slices.Contains(settings, top) {
+			return fmt.Errorf("config %s: unknown setting %q (known: %s)", file, top, strings.Join(settings, ", "))
+		}
+	}
+	return nil
+}
+
+func settingError(key string, err error) error {
+	return fmt.Errorf("setting %s (ARBITER_%s): %w", key, strings.ToUpper(key), err)
+}
+
+func boolSetting(val any) (bool, error) {
+	switch x := val.(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return x, nil
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return false, nil
+		}
+		b, err := strconv.ParseBool(strings.TrimSpace(x))
+		if err != nil {
+			return false, fmt.Errorf("%q is not true or false", x)
+		}
+		return b, nil
+	}
+	return false, fmt.Errorf("%v is not true or false", val)
+}
+
+// durationSetting accepts Go durations ("5s", "1m30s") and plain numbers
+// of seconds.
+func durationSetting(val any) (time.Duration, error) {
+	var d time.Duration
+	switch x := val.(type) {
+	case nil:
+		return 0, nil
+	case time.Duration:
+		d = x
+	case int:
+		d = time.Duration(x) * time.Second
+	case int64:
+		d = time.Duration(x) * time.Second
+	case float64:
+		d = time.Duration(x * float64(time.Second))
+	case string:
+		s := strings.TrimSpace(x)
+		if s == "" {
+			return 0, nil
+		}
+		if secs, err := strconv.ParseFloat(s, 64); err == nil {
+			d = time.Duration(secs * float64(time.Second))
+			break
+		}
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			return 0, fmt.Errorf("%q is not a duration (like 5s or 1m)", x)
+		}
+	default:
+		return 0, fmt.Errorf("%v is not a duration (like 5s or 1m)", val)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("%s is negative", d)
+	}
+	return d, nil
+}
+
+// keysSetting reads binding overrides: each name maps to one key or a
+// list of keys.
+func keysSetting(val any) (map[string][]string, error) {
+	out := map[string][]string{}
+	if val == nil {
+		return out, nil
+	}
+	m, ok := val.(map[string]any)
+	if !ok {
+		return nil, errors.New("must be a map of binding names to keys, set in the config file")
+	}
+	for name, keys := range m {
+		switch x := keys.(type) {
+		case string:
+			out[name] = []string{x}
+		case int, int64, float64:
+			out[name] = []string{fmt.Sprint(x)}
+		case []any:
+			list := make([]string, 0, len(x))
+			for _, k := range x {
+				switch k.(type) {
+				case string, int, int64, float64:
+					list = append(list, fmt.Sprint(k))
+				default:
+					return nil, fmt.Errorf("%s: %v is not a key name", name, k)
+				}
+			}
+			out[name] = list
+		default:
+			return nil, fmt.Errorf("%s: want a key or a list of keys", name)
+		}
+		if len(out[name]) == 0 || slices.Contains(out[name], "") {
+			return nil, fmt.Errorf("%s: empty key", name)
+		}
+	}
+	return out, nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,223 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// isolate points the default config file into a fresh directory and
+// clears every ARBITER_* variable the caller's shell may have set.
+func isolate(t *testing.T) (configHome string) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "ARBITER_") {
+			t.Setenv(name, "")
+			os.Unsetenv(name)
+		}
+	}
+	configHome = t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", configHome)
+	return configHome
+}
+
+// flags returns the global flags as main defines them, parsed from args.
+func flags(t *testing.T, args ...string) *pflag.FlagSet {
+	t.Helper()
+	fs := pflag.NewFlagSet("arbiter", pflag.ContinueOnError)
+	fs.String("db", "", "")
+	fs.String("as", "", "")
+	fs.Bool("read-only", false, "")
+	fs.String("config", "", "")
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func writeFile(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func load(t *testing.T, fs *pflag.FlagSet) Config {
+	t.Helper()
+	cfg, err := Load(fs)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return cfg
+}
+
+func TestDefaultsWithNothingGiven(t *testing.T) {
+	isolate(t)
+	cfg := load(t, flags(t))
+	want := Config{Theme: "auto", Keys: map[string][]string{}}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("got %+v, want %+v", cfg, want)
+	}
+}
+
+func TestFlagBeatsEnvironmentBeatsFileBeatsDefault(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"),
+		"db: file.db\nas: file-agent\ntheme: light\nread_only: true\nbusy_timeout: 2s\n")
+	t.Setenv("ARBITER_DB", "env.db")
+	t.Setenv("ARBITER_AS", "env-agent")
+
+	cfg := load(t, flags(t, "--db", "flag.db"))
+	if cfg.DB != "flag.db" {
+		t.Errorf("DB = %q, want the flag's flag.db", cfg.DB)
+	}
+	if cfg.As != "env-agent" {
+		t.Errorf("As = %q, want the environment's env-agent", cfg.As)
+	}
+	if cfg.Theme != "light" || !cfg.ReadOnly || cfg.BusyTimeout != 2*time.Second {
+		t.Errorf("theme %q, read-only %v, busy %v: want the file's light, true, 2s", cfg.Theme, cfg.ReadOnly, cfg.BusyTimeout)
+	}
+	if cfg.DecisionsOut != "" {
+		t.Errorf("DecisionsOut = %q, want the default empty", cfg.DecisionsOut)
+	}
+	if want := filepath.Join(home, "arbiter", "config.yaml"); cfg.ConfigFile != want {
+		t.Errorf("ConfigFile = %q, want %q", cfg.ConfigFile, want)
+	}
+}
+
+func TestEnvironmentOverridesFileForReadOnlyAndTheme(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "read_only: true\ntheme: light\n")
+	t.Setenv("ARBITER_READ_ONLY", "false")
+	t.Setenv("ARBITER_THEME", "dark")
+	cfg := load(t, flags(t))
+	if cfg.ReadOnly || cfg.Theme != "dark" {
+		t.Fatalf("read-only %v, theme %q: want the environment's false, dark", cfg.ReadOnly, cfg.Theme)
+	}
+}
+
+func TestReadOnlyFlagBeatsEnvironment(t *testing.T) {
+	isolate(t)
+	t.Setenv("ARBITER_READ_ONLY", "0")
+	if cfg := load(t, flags(t, "--read-only")); !cfg.ReadOnly {
+		t.Fatal("--read-only did not win over ARBITER_READ_ONLY=0")
+	}
+}
+
+func TestUnsetFlagDoesNotHideEnvironment(t *testing.T) {
+	isolate(t)
+	t.Setenv("ARBITER_DB", "env.db")
+	if cfg := load(t, flags(t, "--as", "me")); cfg.DB != "env.db" {
+		t.Fatalf("DB = %q, want env.db: a flag left at its default must not override", cfg.DB)
+	}
+}
+
+func TestExplicitConfigFileReplacesDefaultFile(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "db: default.db\n")
+	other := writeFile(t, filepath.Join(t.TempDir(), "team.yaml"), "db: team.db\nas: lead\n")
+	cfg := load(t, flags(t, "--config", other))
+	if cfg.DB != "team.db" || cfg.As != "lead" || cfg.ConfigFile != other {
+		t.Fatalf("got %+v, want team.db, lead from %s", cfg, other)
+	}
+}
+
+func TestConfigFileFromEnvironment(t *testing.T) {
+	isolate(t)
+	other := writeFile(t, filepath.Join(t.TempDir(), "team.json"), `{"db": "team.db"}`)
+	t.Setenv("ARBITER_CONFIG", other)
+	if cfg := load(t, flags(t)); cfg.DB != "team.db" {
+		t.Fatalf("DB = %q, want team.db from ARBITER_CONFIG's JSON file", cfg.DB)
+	}
+}
+
+func TestMissingDefaultFileIsFine(t *testing.T) {
+	isolate(t)
+	if cfg := load(t, flags(t)); cfg.ConfigFile != "" {
+		t.Fatalf("ConfigFile = %q, want none", cfg.ConfigFile)
+	}
+}
+
+func TestMissingExplicitFileIsAnError(t *testing.T) {
+	isolate(t)
+	missing := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := Load(flags(t, "--config", missing))
+	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("err = %v, want a no-such-file error naming %s", err, missing)
+	}
+}
+
+func TestMalformedFileIsOneClearError(t *testing.T) {
+	home := isolate(t)
+	path := writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "db: [unclosed\nas: x\n")
+	_, err := Load(flags(t))
+	if err == nil {
+		t.Fatal("a malformed file loaded")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, path) || !strings.Contains(msg, "malformed") || strings.Contains(msg, "\n") {
+		t.Fatalf("err = %q, want one line naming %s as malformed", msg, path)
+	}
+}
+
+func TestUnknownSettingIsAnError(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "dbpath: x.db\n")
+	_, err := Load(flags(t))
+	if err == nil || !strings.Contains(err.Error(), `"dbpath"`) {
+		t.Fatalf("err = %v, want the unknown setting named", err)
+	}
+}
+
+func TestBadValuesAreRefused(t *testing.T) {
+	for name, env := range map[string][2]string{
+		"theme":        {"ARBITER_THEME", "purple"},
+		"read-only":    {"ARBITER_READ_ONLY", "maybe"},
+		"busy timeout": {"ARBITER_BUSY_TIMEOUT", "soon"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			isolate(t)
+			t.Setenv(env[0], env[1])
+			_, err := Load(flags(t))
+			if err == nil || !strings.Contains(err.Error(), env[0]) {
+				t.Fatalf("err = %v, want a refusal naming %s", err, env[0])
+			}
+		})
+	}
+}
+
+func TestKeysAndOtherFileSettings(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), `
+decisions_out: decisions.jsonl
+busy_timeout: 1.5
+keys:
+  quit: [q, ctrl+c]
+  merge: m
+`)
+	cfg := load(t, flags(t))
+	want := map[string][]string{"quit": {"q", "ctrl+c"}, "merge": {"m"}}
+	if !reflect.DeepEqual(cfg.Keys, want) {
+		t.Errorf("Keys = %v, want %v", cfg.Keys, want)
+	}
+	if cfg.DecisionsOut != "decisions.jsonl" || cfg.BusyTimeout != 1500*time.Millisecond {
+		t.Errorf("decisions-out %q, busy %v: want decisions.jsonl, 1.5s", cfg.DecisionsOut, cfg.BusyTimeout)
+	}
+}
+
+func TestLoadWithoutFlags(t *testing.T) {
+	isolate(t)
+	t.Setenv("ARBITER_DB", "env.db")
+	if cfg := load(t, nil); cfg.DB != "env.db" {
+		t.Fatalf("DB = %q, want env.db", cfg.DB)
+	}
+}
