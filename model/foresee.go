@@ -1,0 +1,63 @@
+package model
+
+// Foresight is what a decision will change, told before it is made.
+type Foresight struct {
+	Status     ConflictStatus
+	Superseded []string
+	NewUnit    bool
+	Notified   []string
+}
+
+// Foresee says what applying strategy s (with winner, where one is
+// needed) to the conflict in d will change, given the field's agents. It
+// follows the same rules as the field: the loser, or both originals for
+// synthesis, become superseded; the authors of both units are notified,
+// and with them the human operators on an escalation and the eligible
+// voters when a vote opens.
+func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresight {
+	c := d.Conflict
+	f := Foresight{Status: StatusResolved}
+	notify := []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID}
+	switch s {
+	case HumanEscalation:
+		f.Status = StatusEscalated
+		for _, a := range agents {
+			if a.IsHumanOperator() {
+				notify = append(notify, a.ID)
+			}
+		}
+	case Vote:
+		f.Status = StatusPendingVote
+		for _, a := range agents {
+			if d.Policy.MayVote(a) {
+				notify = append(notify, a.ID)
+			}
+		}
+	case Synthesis:
+		f.Superseded, f.NewUnit = []string{c.UnitA, c.UnitB}, true
+	case Dismiss:
+	default:
+		if loser, ok := c.Other(winner); ok {
+			f.Superseded = []string{loser}
+		}
+	}
+	f.Notified = uniqueSorted(notify)
+	return f
+}
+
+func uniqueSorted(ids []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

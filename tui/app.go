@@ -1,0 +1,230 @@
+// Package tui is arbiter's review screen: the queue of conflicts waiting
+// for people, the two units side by side, and the forms that write a
+// decision or a vote. It talks to the field only through review.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
+	"arbiter/review"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Minimum terminal size the screen draws in.
+const minWidth, minHeight = 60, 16
+
+// Options configure the screen.
+type Options struct {
+	// Field names the field in the header (usually its path).
+	Field string
+	// As is the caller's agent id: the person deciding and voting.
+	As string
+	// Theme is "auto" (from the terminal's background), "dark" or "light".
+	Theme string
+	// NoColor draws without colour (NO_COLOR).
+	NoColor bool
+	// Keys rebinds keys: binding name → keys.
+	Keys map[string][]string
+	// Now tells the time; tests fix it. Defaults to time.Now.
+	Now func() time.Time
+}
+
+type screen int
+
+const (
+	screenQueue screen = iota
+	screenConflict
+	screenDecide
+	screenVote
+)
+
+// Model is the root of the screen.
+type Model struct {
+	svc    *review.Service
+	opt    Options
+	keys   KeyMap
+	styles Styles
+	help   help.Model
+	md     *markdown
+	cache  map[mdKey]string
+
+	me       model.Agent
+	meErr    error
+	agents   []model.Agent
+	readOnly string
+
+	width, height int
+	screen        screen
+	queue         queue
+	conflict      conflictView
+	drafts        map[string]*decideForm
+	vote          *voteForm
+	fullHelp      bool
+	version       int64
+	flash         string
+	flashID       int
+}
+
+// New builds the screen over svc.
+func New(svc *review.Service, opt Options) *Model {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	k := DefaultKeyMap()
+	k.Rebind(opt.Keys)
+	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: newMarkdown(),
+		cache: map[mdKey]string{}, queue: newQueue(), drafts: map[string]*decideForm{}}
+	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
+	if ro, why := svc.ReadOnly(); ro {
+		m.readOnly = why
+	}
+	return m
+}
+
+// UnknownKeys lists the key binding names in Options.Keys that the screen
+// does not know, for the caller to warn about.
+func UnknownKeys(overrides map[string][]string) []string {
+	k := DefaultKeyMap()
+	return k.Rebind(overrides)
+}
+
+type identityMsg struct {
+	me     model.Agent
+	agents []model.Agent
+	err    error
+}
+
+// Init loads who the caller is and the queue, and starts watching the
+// field for writers.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.reloadQueue(), m.loadIdentity(), watch(m.svc)}
+	if m.opt.Theme == "" || m.opt.Theme == "auto" {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) loadIdentity() tea.Cmd {
+	svc, as := m.svc, m.opt.As
+	return func() tea.Msg {
+		ctx := context.Background()
+		agents, err := svc.Agents(ctx)
+		if err != nil {
+			return identityMsg{err: err}
+		}
+		me, err := svc.Agent(ctx, as)
+		return identityMsg{me: me, agents: agents, err: err}
+	}
+}
+
+func (m *Model) reloadQueue() tea.Cmd {
+	return loadQueue(m.svc, m.queue.query(m.queueLimit()))
+}
+
+func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
+
+func (m *Model) setTheme(t Theme) {
+	m.styles = NewStyles(t)
+	m.help.Styles = help.DefaultStyles(t.Dark)
+}
+
+// canDecide says why the caller cannot write decisions ("" if they can).
+func (m *Model) canDecide() string {
+	switch {
+	case m.readOnly != "":
+		return "the field is read-only (" + m.readOnly + ")"
+	case m.opt.As == "":
+		return "nobody is named as the caller: start arbiter with --as ID"
+	case m.meErr != nil:
+		return plainError(m.meErr)
+	}
+	return ""
+}
+
+// View draws the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "arbiter"
+	return v
+}
+
+func (m *Model) render() string {
+	if m.width == 0 {
+		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d.\nEnlarge it, or press q to quit.",
+			minWidth, minHeight, m.width, m.height)
+	}
+	header := m.headerView()
+	footer := m.footerView()
+	bodyH := m.height - lipgloss.Height(header) - lipgloss.Height(footer)
+	var body string
+	switch {
+	case m.fullHelp:
+		body = m.help.FullHelpView(m.fullHelpKeys())
+	case m.screen == screenQueue:
+		body = m.queue.view(m.styles, m.width, bodyH, m.opt.Now())
+	case m.screen == screenConflict:
+		body = m.conflict.view(m.styles)
+	case m.screen == screenDecide:
+		body = m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width, bodyH)
+	case m.screen == screenVote:
+		body = m.vote.view(m.styles)
+	}
+	body = lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(body)
+	return header + "\n" + body + "\n" + footer
+}
+
+func (m *Model) headerView() string {
+	st := m.styles
+	who := st.Muted.Render("as ") + safetext.Line(m.opt.As)
+	if m.me.ID != "" {
+		who += st.Muted.Render(fmt.Sprintf(" (%s, %s %d)", safetext.Line(m.me.Role), m.me.Kind, m.me.Authority))
+	} else if m.opt.As == "" {
+		who = st.Muted.Render("no caller (--as)")
+	}
+	left := st.Badge.Render("arbiter") + " " + st.Muted.Render(safetext.Line(m.opt.Field)) + "  " + who
+	if m.readOnly != "" {
+		left += "  " + st.ReadOnly.Render("READ-ONLY")
+	}
+	return ansi.Truncate(left, m.width, "…")
+}
+
+func (m *Model) footerView() string {
+	line := m.help.ShortHelpView(m.shortHelpKeys())
+	if m.flash != "" {
+		line = m.styles.Warn.Render(safetext.Line(m.flash))
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+// say shows a one-line message in the footer for a few seconds.
+func (m *Model) say(s string) tea.Cmd {
+	m.flashID++
+	m.flash = s
+	id := m.flashID
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashClearMsg{id: id} })
+}
+
+// plainError turns an error into one plain sentence for a person.
+func plainError(err error) string {
+	if pe, ok := model.AsError(err); ok {
+		s := pe.Message
+		if pe.SuggestedAction != "" {
+			s += " (" + pe.SuggestedAction + ")"
+		}
+		return s
+	}
+	return err.Error()
+}

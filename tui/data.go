@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"arbiter/model"
+	"arbiter/review"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Messages the screen's commands send back to Update.
+type (
+	queueLoadedMsg struct {
+		rows    []model.ConflictSummary
+		counts  map[model.ConflictStatus]int
+		version int64
+		err     error
+	}
+	detailLoadedMsg struct {
+		id     string
+		detail model.ConflictDetail
+		err    error
+	}
+	renderedMsg struct {
+		key mdKey
+		out string
+	}
+	watchTickMsg   struct{}
+	dataChangedMsg struct{ version int64 }
+	mergeDoneMsg   struct {
+		req  model.MergeRequest
+		resp model.MergeResponse
+		err  error
+	}
+	voteDoneMsg struct {
+		req  model.VoteRequest
+		resp model.VoteResponse
+		err  error
+	}
+	editorDoneMsg struct {
+		id   string
+		text string
+		err  error
+	}
+	flashClearMsg struct{ id int }
+)
+
+// queuePage is how many conflicts one load brings; more come as the
+// cursor nears the end.
+const queuePage = 2000
+
+// watchEvery is how often the screen asks whether the field changed: one
+// PRAGMA data_version, no reload unless it did.
+const watchEvery = time.Second
+
+// loadQueue reads one page of the queue and the counts.
+func loadQueue(svc *review.Service, q model.ListQuery) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		version, err := svc.Changed(ctx)
+		if err != nil {
+			return queueLoadedMsg{err: err}
+		}
+		rows, err := svc.List(ctx, q)
+		if err != nil {
+			return queueLoadedMsg{err: err}
+		}
+		counts, err := svc.Counts(ctx)
+		return queueLoadedMsg{rows: rows, counts: counts, version: version, err: err}
+	}
+}
+
+// loadDetail reads one conflict with both units.
+func loadDetail(svc *review.Service, id string) tea.Cmd {
+	return func() tea.Msg {
+		d, err := svc.Detail(context.Background(), id)
+		return detailLoadedMsg{id: id, detail: d, err: err}
+	}
+}
+
+// renderUnit renders a unit's markdown away from Update and View.
+func renderUnit(md *markdown, k mdKey, content string) tea.Cmd {
+	return func() tea.Msg { return renderedMsg{key: k, out: md.Render(content, k.width, k.theme)} }
+}
+
+// watch waits a moment, then asks the field whether anyone wrote to it.
+func watch(svc *review.Service) tea.Cmd {
+	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
+		v, err := svc.Changed(context.Background())
+		if err != nil {
+			return watchTickMsg{}
+		}
+		return dataChangedMsg{version: v}
+	})
+}
+
+// submitMerge writes a decision.
+func submitMerge(svc *review.Service, as string, req model.MergeRequest) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := svc.Merge(context.Background(), as, req)
+		return mergeDoneMsg{req: req, resp: resp, err: err}
+	}
+}
+
+// submitVote casts a ballot.
+func submitVote(svc *review.Service, as string, req model.VoteRequest) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := svc.Vote(context.Background(), as, req)
+		return voteDoneMsg{req: req, resp: resp, err: err}
+	}
+}

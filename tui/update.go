@@ -1,0 +1,258 @@
+package tui
+
+import (
+	"fmt"
+
+	"arbiter/model"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, m.layout()
+	case tea.BackgroundColorMsg:
+		m.setTheme(Theme{Dark: msg.IsDark(), NoColor: m.opt.NoColor})
+		return m, m.layout()
+	case identityMsg:
+		m.me, m.agents, m.meErr = msg.me, msg.agents, msg.err
+		return m, nil
+	case queueLoadedMsg:
+		return m, m.queueLoaded(msg)
+	case detailLoadedMsg:
+		return m, m.detailLoaded(msg)
+	case renderedMsg:
+		m.storeRendering(msg)
+		return m, nil
+	case dataChangedMsg:
+		cmds := []tea.Cmd{watch(m.svc)}
+		if msg.version != m.version {
+			m.version = msg.version
+			cmds = append(cmds, m.reloadQueue())
+			if m.screen != screenQueue {
+				cmds = append(cmds, loadDetail(m.svc, m.conflict.id))
+			}
+		}
+		return m, tea.Batch(cmds...)
+	case watchTickMsg:
+		return m, watch(m.svc)
+	case mergeDoneMsg:
+		return m, m.mergeDone(msg)
+	case voteDoneMsg:
+		return m, m.voteDone(msg)
+	case editorReadyMsg:
+		return m, m.runEditor(msg)
+	case editorDoneMsg:
+		return m, m.editorDone(msg)
+	case previewMsg:
+		if f := m.drafts[msg.id]; f != nil {
+			f.preview = msg.out
+		}
+		return m, nil
+	case flashClearMsg:
+		if msg.id == m.flashID {
+			m.flash = ""
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, m.forward(msg)
+}
+
+// forward hands other messages (cursor blinks) to the text box in use.
+func (m *Model) forward(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.screen {
+	case screenQueue:
+		if m.queue.editing {
+			m.queue.filter, cmd = m.queue.filter.Update(msg)
+		}
+	case screenDecide:
+		f := m.drafts[m.conflict.id]
+		f.rationale, cmd = f.rationale.Update(msg)
+	case screenVote:
+		m.vote.rationale, cmd = m.vote.rationale.Update(msg)
+	}
+	return cmd
+}
+
+// layout resizes everything for the window and asks for any rendering
+// the new size needs.
+func (m *Model) layout() tea.Cmd {
+	m.help.SetWidth(m.width)
+	bodyH := max(1, m.height-2)
+	m.queue.scrollTo(m.queueRows())
+	m.conflict.layout(m.width, bodyH)
+	if f := m.drafts[m.conflict.id]; f != nil {
+		f.layout(m.width, bodyH)
+	}
+	if m.vote != nil {
+		m.vote.layout(m.width, bodyH)
+	}
+	return m.requestRenders()
+}
+
+// queueRows is how many rows of the queue fit.
+func (m *Model) queueRows() int {
+	h := m.height - 2 - 2
+	if m.queue.editing || m.queue.search != "" {
+		h--
+	}
+	return max(1, h)
+}
+
+func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
+	m.queue.err = msg.err
+	if msg.err != nil {
+		return nil
+	}
+	m.queue.counts = msg.counts
+	if m.version == 0 {
+		m.version = msg.version
+	}
+	m.queue.setRows(msg.rows, m.queueLimit())
+	m.queue.scrollTo(m.queueRows())
+	return nil
+}
+
+func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
+	if msg.id != m.conflict.id {
+		return nil
+	}
+	v := &m.conflict
+	if msg.err != nil {
+		v.err = msg.err
+		return nil
+	}
+	before := v.detail.Conflict
+	if v.loaded && before.Version != msg.detail.Conflict.Version {
+		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
+		if f := m.drafts[v.id]; f != nil && f.result == nil {
+			v.notice += " What you typed is kept; deciding on the old state will be refused."
+		}
+	}
+	v.detail, v.loaded, v.err = msg.detail, true, nil
+	if m.vote != nil && m.vote.result == nil {
+		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
+	}
+	return m.layout()
+}
+
+func describeConflict(c model.Conflict) string {
+	switch {
+	case c.Resolution != nil:
+		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
+	case c.Status == model.StatusEscalated && c.Escalation != nil:
+		return "was escalated by " + c.Escalation.By
+	}
+	return "is now " + string(c.Status)
+}
+
+// requestRenders asks for the markdown of both units at the current size,
+// unless the cache already has it.
+func (m *Model) requestRenders() tea.Cmd {
+	v := &m.conflict
+	if !v.loaded || m.screen == screenQueue {
+		return nil
+	}
+	var cmds []tea.Cmd
+	theme := m.styles.Theme.Name()
+	for i := range 2 {
+		k := v.key(i, theme)
+		if _, ok := m.cache[k]; !ok {
+			m.cache[k] = "" // requested; filled by renderedMsg
+			cmds = append(cmds, renderUnit(m.md, k, v.side(i).Unit.Content))
+		}
+	}
+	m.fillPanes()
+	return tea.Batch(cmds...)
+}
+
+// maxCached bounds the rendering cache; past it, it starts afresh.
+const maxCached = 512
+
+func (m *Model) storeRendering(msg renderedMsg) {
+	if len(m.cache) > maxCached {
+		m.cache = map[mdKey]string{}
+	}
+	m.cache[msg.key] = msg.out
+	m.fillPanes()
+}
+
+func (m *Model) fillPanes() {
+	cache := make(map[mdKey]string, 2)
+	for i := range 2 {
+		k := m.conflict.key(i, m.styles.Theme.Name())
+		if out := m.cache[k]; out != "" {
+			cache[k] = out
+		}
+	}
+	m.conflict.fill(m.styles, cache)
+}
+
+func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
+	up := msg.Mouse().Button == tea.MouseWheelUp
+	switch m.screen {
+	case screenQueue:
+		if up {
+			m.queue.move(-3, m.queueRows())
+		} else {
+			m.queue.move(3, m.queueRows())
+		}
+		return m.maybeMore()
+	case screenConflict:
+		if !m.conflict.tabs && !m.conflict.sync {
+			m.conflict.focus = 0
+			if msg.Mouse().X >= m.width/2 {
+				m.conflict.focus = 1
+			}
+		}
+		if up {
+			m.conflict.scroll(func(p *viewportModel) { p.ScrollUp(3) })
+		} else {
+			m.conflict.scroll(func(p *viewportModel) { p.ScrollDown(3) })
+		}
+	}
+	return nil
+}
+
+// maybeMore loads the next page when the cursor nears the end of what is
+// loaded.
+func (m *Model) maybeMore() tea.Cmd {
+	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
+		m.queue.more = false
+		q := m.queue.query(len(m.queue.rows) + queuePage)
+		return loadQueue(m.svc, q)
+	}
+	return nil
+}
+
+// key routes a key press: ctrl+c always quits; the rest goes to the
+// screen in front.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.ForceQuit) {
+		return tea.Quit
+	}
+	if m.fullHelp {
+		m.fullHelp = false
+		return nil
+	}
+	switch m.screen {
+	case screenQueue:
+		return m.queueKey(msg)
+	case screenConflict:
+		return m.conflictKey(msg)
+	case screenDecide:
+		return m.decideKey(msg)
+	case screenVote:
+		return m.voteKey(msg)
+	}
+	return nil
+}
