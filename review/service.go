@@ -22,6 +22,14 @@ type Service struct {
 // New returns the rules over st.
 func New(st *store.Store) *Service { return &Service{st: st, now: time.Now} }
 
+// WithClock makes the service stamp times from now instead of the wall
+// clock (demos and tests that need repeatable output). Epochs are not
+// affected: they come from the field's Lamport clock.
+func (s *Service) WithClock(now func() time.Time) *Service {
+	s.now = now
+	return s
+}
+
 // ReadOnly reports whether the field refuses writes, and why.
 func (s *Service) ReadOnly() (bool, string) {
 	if !s.st.ReadOnly() {
