@@ -1,0 +1,118 @@
+// Package demo fills an empty field with a believable team at work: the
+// Keel project, which moves Ledgerline's card payments off a 2014
+// monolith onto a new ledger. Everything goes through the real rules
+// (review.Service), so units, conflicts, events, notifications and epochs
+// are exactly what a live field would hold.
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	"arbiter/model"
+	"arbiter/review"
+)
+
+// Operator is the id of the demo's human operator (authority 10).
+const Operator = "ops-maya"
+
+// Leads are the team leads: people of authority 6 and role "lead", the
+// only eligible voters of the demo field.
+var Leads = []string{"lead-priya", "lead-tomas", "lead-kenji"}
+
+// Policy returns the policy the demo field is created with: the default
+// level 3 governance, votes among the leads, and a designated role for
+// each conflict type but interpretive ones (those only a person decides
+// by authority).
+func Policy() model.Policy {
+	p := model.DefaultPolicy()
+	p.VoterRoles = []string{"lead"}
+	p.AuthorityRoles = map[model.ConflictType]string{
+		model.ConflictFactual:   "analyst",
+		model.ConflictStrategic: "strategist",
+		model.ConflictPriority:  "planner",
+	}
+	return p
+}
+
+// The agents and people of the demo.
+const (
+	researcher = "res-iris"    // researcher, 4
+	analyst    = "ana-quill"   // analyst, 6
+	strategist = "strat-orion" // strategist, 6
+	security   = "sec-vega"    // security-auditor, 6
+	sre        = "sre-atlas"   // sre, 5
+	planner    = "plan-juno"   // planner, 6
+	dataEng    = "data-wren"   // data-engineer, 4
+	leadPriya  = "lead-priya"  // lead (risk & compliance), 6
+	leadTomas  = "lead-tomas"  // lead (payments engineering), 6
+	leadKenji  = "lead-kenji"  // lead (platform), 6
+)
+
+// cast lists everyone who takes part, in the order they join the field.
+func cast() []model.Agent {
+	agent := func(id, role string, authority int, st model.AgentStatus) model.Agent {
+		return model.Agent{ID: id, Role: role, Kind: model.KindAgent, Authority: authority, Status: st}
+	}
+	human := func(id, role string, authority int) model.Agent {
+		return model.Agent{ID: id, Role: role, Kind: model.KindHuman, Authority: authority, Status: model.AgentIdle}
+	}
+	return []model.Agent{
+		human(Operator, "operator", model.AuthorityHumanOperator),
+		human(leadPriya, "lead", model.AuthoritySenior),
+		human(leadTomas, "lead", model.AuthoritySenior),
+		human(leadKenji, "lead", model.AuthoritySenior),
+		agent(planner, "planner", model.AuthoritySenior, model.AgentWorking),
+		agent(analyst, "analyst", model.AuthoritySenior, model.AgentWorking),
+		agent(strategist, "strategist", model.AuthoritySenior, model.AgentWaiting),
+		agent(security, "security-auditor", model.AuthoritySenior, model.AgentWorking),
+		agent(sre, "sre", 5, model.AgentWorking),
+		agent(researcher, "researcher", model.AuthorityStandard, model.AgentIdle),
+		agent(dataEng, "data-engineer", model.AuthorityStandard, model.AgentWorking),
+	}
+}
+
+// Populate fills an empty field (created with Policy) with the demo. It
+// fails on a field that already has any of the demo's agents.
+func Populate(ctx context.Context, svc *review.Service) error {
+	for _, a := range cast() {
+		if _, err := svc.Register(ctx, a); err != nil {
+			return fmt.Errorf("demo: register %s: %w", a.ID, err)
+		}
+	}
+	f := newField(svc)
+	for _, scene := range story() {
+		for _, a := range scene {
+			if err := a.do(ctx, f); err != nil {
+				return fmt.Errorf("demo: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// story is the whole demo, scene by scene, in the order it happens.
+func story() [][]act {
+	return [][]act{
+		kickoff(),
+		webhookRetries(),     // resolved: last_write_wins
+		loadTestLatency(),    // resolved: confidence_weighted
+		latencyMixUp(),       // resolved: dismiss
+		dualWriteMechanism(), // resolved: a vote that reached quorum
+		fraudScoring(),       // resolved: evidence_count
+		retention(),          // resolved: synthesis
+		secretRotation(),     // resolved: authority (planner)
+		reconDrift(),         // escalated: the rules split
+		cutoverApproach(),    // escalated
+		pciScope(),           // escalated
+		idempotencyBug(),     // escalated
+		peakLoad(),           // escalated
+		binlogRetention(),    // escalated, then decided by the operator
+		rollbackQuestion(),   // a question and its answer
+		warmStandby(),        // pending_vote, 1–1
+		cohortOrder(),        // pending_vote, 1 ballot
+		settledMeaning(),     // pending_vote, no ballots
+		chargebackRate(),     // detected
+		penTestTiming(),      // detected
+	}
+}

@@ -1,0 +1,306 @@
+package demo_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/demo"
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+)
+
+// populated creates a demo field in a temporary directory.
+func populated(t *testing.T) (context.Context, *store.Store, *review.Service) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), demo.Policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := review.New(st)
+	start := time.Now()
+	if err := demo.Populate(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Populate took %s", time.Since(start))
+	return ctx, st, svc
+}
+
+func conflicts(t *testing.T, ctx context.Context, svc *review.Service, statuses ...model.ConflictStatus) []model.ConflictSummary {
+	t.Helper()
+	cs, err := svc.List(ctx, model.ListQuery{Statuses: statuses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func detail(t *testing.T, ctx context.Context, svc *review.Service, id string) model.ConflictDetail {
+	t.Helper()
+	d, err := svc.Detail(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestPopulateFillsEveryStatusButResolving(t *testing.T) {
+	ctx, _, svc := populated(t)
+	n, err := svc.Counts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("counts: %v", n)
+	want := map[model.ConflictStatus]int{
+		model.StatusEscalated: 5, model.StatusPendingVote: 3, model.StatusResolved: 8, model.StatusDetected: 2,
+	}
+	for s, least := range want {
+		if n[s] < least {
+			t.Errorf("%s: %d conflicts, want at least %d", s, n[s], least)
+		}
+	}
+	if n[model.StatusResolving] != 0 {
+		t.Errorf("resolving: %d conflicts; the API cannot reach it", n[model.StatusResolving])
+	}
+}
+
+func TestPopulateOpensConflictsOfEveryType(t *testing.T) {
+	ctx, _, svc := populated(t)
+	seen := map[model.ConflictType]bool{}
+	for _, c := range conflicts(t, ctx, svc) {
+		seen[c.Type] = true
+		if c.Description == "" || strings.HasSuffix(c.Description, "contradicts "+c.UnitA) {
+			t.Errorf("%s has no real description: %q", c.ID, c.Description)
+		}
+	}
+	for _, ct := range model.ConflictTypes {
+		if !seen[ct] {
+			t.Errorf("no %s conflict", ct)
+		}
+	}
+}
+
+func TestPopulateUsesEveryStrategy(t *testing.T) {
+	ctx, _, svc := populated(t)
+	seen := map[model.Strategy]bool{}
+	for _, c := range conflicts(t, ctx, svc) {
+		if c.Escalation != nil {
+			seen[model.HumanEscalation] = true
+		}
+		if c.VoteOpened != nil {
+			seen[model.Vote] = true
+		}
+		if r := c.Resolution; r != nil {
+			seen[r.Strategy] = true
+			if strings.TrimSpace(r.Rationale) == "" {
+				t.Errorf("%s resolved without a rationale", c.ID)
+			}
+		}
+	}
+	for _, s := range model.Strategies {
+		if !seen[s] {
+			t.Errorf("strategy %s appears nowhere", s)
+		}
+	}
+}
+
+func TestEveryResolutionKindIsPresent(t *testing.T) {
+	ctx, _, svc := populated(t)
+	got := map[model.Strategy]int{}
+	var byOperatorAfterEscalation, closedByVote bool
+	for _, c := range conflicts(t, ctx, svc, model.StatusResolved) {
+		r := c.Resolution
+		got[r.Strategy]++
+		if c.Escalation != nil && r.ResolvedBy == demo.Operator {
+			byOperatorAfterEscalation = true
+		}
+		if r.Strategy == model.Vote && c.Tally != nil && c.Tally.Total() >= 3 {
+			closedByVote = true
+		}
+	}
+	for _, s := range []model.Strategy{model.LastWriteWins, model.ConfidenceWeighted, model.EvidenceCount,
+		model.Authority, model.Synthesis, model.Vote, model.Dismiss} {
+		if got[s] == 0 {
+			t.Errorf("no conflict resolved with %s", s)
+		}
+	}
+	if !byOperatorAfterEscalation {
+		t.Error("no escalated conflict was then decided by the operator")
+	}
+	if !closedByVote {
+		t.Error("no vote reached its quorum of 3 ballots")
+	}
+}
+
+func TestDeterministicResolutionsNameTheRulesPick(t *testing.T) {
+	ctx, _, svc := populated(t)
+	for _, c := range conflicts(t, ctx, svc, model.StatusResolved) {
+		if !c.Resolution.Strategy.Deterministic() {
+			continue
+		}
+		d := detail(t, ctx, svc, c.ID)
+		pick := model.RulePick(c.Resolution.Strategy, d.A.Contender(), d.B.Contender())
+		if pick.Tie || c.Resolution.WinnerID == nil || *c.Resolution.WinnerID != pick.WinnerID {
+			t.Errorf("%s resolved with %s for %v; the rule picks %+v", c.ID, c.Resolution.Strategy, c.Resolution.WinnerID, pick)
+		}
+	}
+}
+
+func TestSynthesisSupersedesBothOriginals(t *testing.T) {
+	ctx, _, svc := populated(t)
+	for _, c := range conflicts(t, ctx, svc, model.StatusResolved) {
+		if c.Resolution.Strategy != model.Synthesis {
+			continue
+		}
+		if c.Resolution.SynthesisUnitID == nil {
+			t.Fatalf("%s: synthesis without a new unit", c.ID)
+		}
+		d := detail(t, ctx, svc, c.ID)
+		if d.A.Unit.Status != model.UnitSuperseded || d.B.Unit.Status != model.UnitSuperseded {
+			t.Errorf("%s: originals are %s and %s, want both superseded", c.ID, d.A.Unit.Status, d.B.Unit.Status)
+		}
+	}
+}
+
+func TestEscalationsComeFromSeniorAgentsAndOneShowsTheRulesSplit(t *testing.T) {
+	ctx, _, svc := populated(t)
+	split := false
+	for _, c := range conflicts(t, ctx, svc, model.StatusEscalated) {
+		d := detail(t, ctx, svc, c.ID)
+		by, err := svc.Agent(ctx, c.Escalation.By)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if by.Kind != model.KindAgent || by.Authority < model.AuthoritySenior {
+			t.Errorf("%s escalated by %s (%s, authority %d), want a senior agent", c.ID, by.ID, by.Kind, by.Authority)
+		}
+		if len(c.Escalation.Reason) < 80 {
+			t.Errorf("%s: the escalation reason is too thin: %q", c.ID, c.Escalation.Reason)
+		}
+		winners := map[string]bool{}
+		for _, p := range d.Picks {
+			winners[p.WinnerID] = true // a tie counts as ""
+		}
+		if len(winners) > 1 {
+			split = true
+		}
+	}
+	if !split {
+		t.Error("no escalated conflict where the deterministic rules disagree")
+	}
+}
+
+func TestPendingVotesHaveDifferentTalliesBelowQuorum(t *testing.T) {
+	ctx, _, svc := populated(t)
+	totals := map[int]bool{}
+	for _, c := range conflicts(t, ctx, svc, model.StatusPendingVote) {
+		d := detail(t, ctx, svc, c.ID)
+		if d.Tally.Reached() {
+			t.Errorf("%s is pending with a tally at quorum: %+v", c.ID, d.Tally)
+		}
+		for _, b := range d.Ballots {
+			if !strings.HasPrefix(b.VoterID, "lead-") || b.Rationale == "" {
+				t.Errorf("%s: ballot %+v", c.ID, b)
+			}
+		}
+		totals[d.Tally.Total()] = true
+	}
+	for _, n := range []int{0, 1, 2} {
+		if !totals[n] {
+			t.Errorf("no pending vote with %d ballots", n)
+		}
+	}
+}
+
+func TestPeopleAreNotified(t *testing.T) {
+	ctx, _, svc := populated(t)
+	events := func(id string) map[string]int {
+		ns, err := svc.Inbox(ctx, id, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for _, n := range ns {
+			out[n.Event]++
+		}
+		return out
+	}
+	if n := events(demo.Operator)[model.EventConflictEscalated]; n < 5 {
+		t.Errorf("the operator got %d escalation notices, want at least 5", n)
+	}
+	for _, lead := range demo.Leads {
+		if n := events(lead)[model.EventVoteOpened]; n < 4 {
+			t.Errorf("%s got %d vote notices, want at least 4", lead, n)
+		}
+	}
+}
+
+func TestContentIsVariedMarkdown(t *testing.T) {
+	ctx, st, _ := populated(t)
+	var contents []string
+	err := st.Read(ctx, func(tx *store.Tx) error {
+		n, err := tx.CountUnits()
+		if err != nil {
+			return err
+		}
+		if n < 25 {
+			t.Errorf("%d units, want at least 25", n)
+		}
+		for i := int64(1); i <= n; i++ {
+			u, err := tx.Unit(fmt.Sprintf("mem-%03d", i))
+			if err != nil {
+				return err
+			}
+			contents = append(contents, u.Content)
+			if u.Type != model.TypeSynthesis && (u.Confidence.Score == nil || *u.Confidence.Score < 0.4 || *u.Confidence.Score > 0.95) {
+				t.Errorf("%s: confidence %v outside 0.4..0.95", u.ID, u.Confidence.Score)
+			}
+			if strings.Contains(u.Content, "´") {
+				t.Errorf("%s still spells a backtick as ´", u.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(contents, "\n\n")
+	for name, re := range map[string]*regexp.Regexp{
+		"table":         regexp.MustCompile(`(?m)^\|[-:| ]+\|$`),
+		"go fence":      regexp.MustCompile("(?m)^```go$"),
+		"sql fence":     regexp.MustCompile("(?m)^```sql$"),
+		"yaml fence":    regexp.MustCompile("(?m)^```yaml$"),
+		"bullet list":   regexp.MustCompile(`(?m)^- \S`),
+		"numbered list": regexp.MustCompile(`(?m)^1\. \S`),
+		"heading":       regexp.MustCompile(`(?m)^#{1,3} \S`),
+		"quote":         regexp.MustCompile(`(?m)^> \S`),
+	} {
+		if !re.MatchString(all) {
+			t.Errorf("no %s in any unit", name)
+		}
+	}
+	short := 0
+	for _, c := range contents {
+		if len(c) < 160 && !strings.Contains(c, "\n") {
+			short++
+		}
+	}
+	if short < 5 {
+		t.Errorf("%d one-line units, want a few", short)
+	}
+}
+
+func TestPopulateRefusesAFieldThatIsNotEmpty(t *testing.T) {
+	ctx, _, svc := populated(t)
+	err := demo.Populate(ctx, svc)
+	if !model.HasCode(err, model.CodeAgentIDTaken) {
+		t.Fatalf("second Populate: %v, want %s", err, model.CodeAgentIDTaken)
+	}
+}

@@ -1,0 +1,196 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"arbiter/model"
+	"arbiter/review"
+)
+
+// act is one step of the story: a RECORD, a MERGE or a vote.
+type act interface {
+	do(ctx context.Context, f *field) error
+}
+
+// field runs the story against the real rules and remembers the ids the
+// field assigned, by the story's own keys.
+type field struct {
+	svc       *review.Service
+	units     map[string]string // unit key → unit id
+	conflicts map[string]string // key of the contradicting unit → conflict id
+}
+
+func newField(svc *review.Service) *field {
+	return &field{svc: svc, units: map[string]string{}, conflicts: map[string]string{}}
+}
+
+func (f *field) unit(key string) (string, error) {
+	id, ok := f.units[key]
+	if !ok {
+		return "", fmt.Errorf("unit %q is not recorded yet", key)
+	}
+	return id, nil
+}
+
+func (f *field) conflict(key string) (string, error) {
+	id, ok := f.conflicts[key]
+	if !ok {
+		return "", fmt.Errorf("no conflict was opened by unit %q", key)
+	}
+	return id, nil
+}
+
+// unit is a RECORD. Supports and Informs name earlier units by key; a
+// non-empty Contradicts opens a conflict of type Conflict, described by
+// Why, which later acts name by this unit's Key.
+type unit struct {
+	Key         string
+	By          string
+	Type        model.UnitType
+	Content     string
+	Purpose     string
+	Task        string
+	Question    string
+	Score       float64
+	Reasoning   string
+	Evidence    []string
+	Assumptions []string
+	Supports    []string
+	Informs     []string
+	Answers     string
+	Contradicts string
+	Conflict    model.ConflictType
+	Why         string
+}
+
+func (u unit) do(ctx context.Context, f *field) error {
+	req := model.RecordRequest{
+		Mode:    model.ModeCommitted,
+		Type:    u.Type,
+		Content: md(u.Content),
+		Intent:  model.Intent{Purpose: u.Purpose, TaskID: optional(u.Task), Question: optional(u.Question)},
+		Confidence: model.Confidence{Score: model.Ptr(u.Score), Reasoning: u.Reasoning,
+			Evidence: nonNil(u.Evidence), Assumptions: nonNil(u.Assumptions)},
+		Relations:    []model.Relation{},
+		ConflictType: u.Conflict,
+	}
+	link := func(t model.RelationType, key, desc string) error {
+		id, err := f.unit(key)
+		if err != nil {
+			return fmt.Errorf("record %s: %w", u.Key, err)
+		}
+		req.Relations = append(req.Relations, model.Relation{Type: t, TargetID: id, Description: desc})
+		return nil
+	}
+	for _, k := range u.Supports {
+		if err := link(model.RelSupports, k, ""); err != nil {
+			return err
+		}
+	}
+	for _, k := range u.Informs {
+		if err := link(model.RelInforms, k, ""); err != nil {
+			return err
+		}
+	}
+	if u.Answers != "" {
+		if err := link(model.RelAnswers, u.Answers, ""); err != nil {
+			return err
+		}
+	}
+	if u.Contradicts != "" {
+		if err := link(model.RelContradicts, u.Contradicts, u.Why); err != nil {
+			return err
+		}
+	}
+	res, err := f.svc.Record(ctx, u.By, req)
+	if err != nil {
+		return fmt.Errorf("record %s by %s: %w", u.Key, u.By, err)
+	}
+	f.units[u.Key] = res.UnitID
+	if u.Contradicts != "" {
+		if len(res.Conflicts) != 1 {
+			return fmt.Errorf("record %s: expected one conflict, got %d", u.Key, len(res.Conflicts))
+		}
+		f.conflicts[u.Key] = res.Conflicts[0].ID
+	}
+	return nil
+}
+
+// decide is a MERGE on the conflict opened by unit key Conflict. Winner
+// names the winning unit by key; deterministic strategies check it
+// against their rule, so a story that misreads its own numbers fails.
+type decide struct {
+	Conflict  string
+	By        string
+	Strategy  model.Strategy
+	Winner    string
+	Rationale string
+	Synthesis string
+}
+
+func (d decide) do(ctx context.Context, f *field) error {
+	cid, err := f.conflict(d.Conflict)
+	if err != nil {
+		return err
+	}
+	req := model.MergeRequest{ConflictID: cid, Strategy: d.Strategy,
+		Resolution: model.MergeResolution{Rationale: strings.TrimSpace(d.Rationale)}}
+	if d.Winner != "" {
+		id, err := f.unit(d.Winner)
+		if err != nil {
+			return err
+		}
+		req.Resolution.WinnerID = &id
+	}
+	if d.Synthesis != "" {
+		req.Resolution.Synthesis = model.Ptr(md(d.Synthesis))
+	}
+	if _, err := f.svc.Merge(ctx, d.By, req); err != nil {
+		return fmt.Errorf("merge %s (%s) by %s: %w", cid, d.Strategy, d.By, err)
+	}
+	return nil
+}
+
+// ballot is a lead's vote on the conflict opened by unit key Conflict,
+// for side "A" (the unit contradicted) or "B" (the contradicting one).
+type ballot struct {
+	Conflict  string
+	By        string
+	Choice    string
+	Rationale string
+}
+
+func (b ballot) do(ctx context.Context, f *field) error {
+	cid, err := f.conflict(b.Conflict)
+	if err != nil {
+		return err
+	}
+	req := model.VoteRequest{ConflictID: cid, Choice: b.Choice, Rationale: strings.TrimSpace(b.Rationale)}
+	if _, err := f.svc.Vote(ctx, b.By, req); err != nil {
+		return fmt.Errorf("vote on %s by %s: %w", cid, b.By, err)
+	}
+	return nil
+}
+
+// md turns the story's markdown into the field's. Content is written in
+// Go raw strings, which cannot hold a backtick, so the story spells a
+// backtick as an acute accent (´) and md puts the backticks back.
+func md(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, "´", "`"))
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
