@@ -190,7 +190,7 @@ func (m *Model) headerView() string {
 	st := m.styles
 	who := st.Muted.Render("as ") + safetext.Line(m.opt.As)
 	if m.me.ID != "" {
-		who += st.Muted.Render(fmt.Sprintf(" (%s, %s %d)", safetext.Line(m.me.Role), m.me.Kind, m.me.Authority))
+		who += st.Muted.Render(fmt.Sprintf(" (%s, %s, authority %d)", safetext.Line(m.me.Role), m.me.Kind, m.me.Authority))
 	} else if m.opt.As == "" {
 		who = st.Muted.Render("no caller (--as)")
 	}

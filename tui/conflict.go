@@ -79,7 +79,7 @@ func (v *conflictView) layout(w, h int) {
 	v.paneH = max(3, area)
 	for i := range v.panes {
 		v.panes[i].SetWidth(v.innerW)
-		v.panes[i].SetHeight(max(1, v.paneH-2-paneMetaLines-1))
+		v.panes[i].SetHeight(max(1, v.paneH-2-1-paneMetaLines-1))
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/textinput"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -135,7 +134,8 @@ func (q queue) view(st Styles, w, h int, now time.Time) string {
 	for i := q.top; i < end; i++ {
 		line := cols.row(st, q.rows[i], now)
 		if i == q.cursor {
-			line = st.Selected.Render(ansi.Truncate(ansi.Strip(line), w, "…") + strings.Repeat(" ", max(0, w-lipgloss.Width(ansi.Strip(line)))))
+			plain := "▸" + ansi.Strip(line)[len(" "):]
+			line = st.Selected.Render(cell(plain, w))
 		}
 		b.WriteString(line)
 		if i < end-1 {
@@ -180,7 +180,7 @@ func (q queue) countsLine(st Styles, w int) string {
 type columns struct{ id, typ, status, age, agents, tally, desc int }
 
 func queueColumns(w int) columns {
-	c := columns{id: 14, typ: 13, status: 13, age: 5, agents: 30, tally: 6}
+	c := columns{id: 16, typ: 13, status: 13, age: 5, agents: 30, tally: 6}
 	if w < 110 {
 		c.agents, c.typ = 22, 0
 	}

@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arbiter/demo"
+	"arbiter/review"
+	"arbiter/store"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden frames in testdata/")
+
+// epoch0 is when the demo's story starts; the screen's clock stands three
+// days later, so ages and times are the same on every run.
+var epoch0 = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+func steppingClock() func() time.Time {
+	var n atomic.Int64
+	return func() time.Time { return epoch0.Add(time.Duration(n.Add(1)) * 7 * time.Minute) }
+}
+
+// demoField creates the demo field in a temporary directory and returns
+// its path.
+func demoField(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "field.db")
+	ctx := context.Background()
+	st, err := store.Create(ctx, path, demo.Policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.Populate(ctx, review.New(st).WithClock(steppingClock())); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// openService opens a field for the screen (or for a test's own checks).
+func openService(t testing.TB, path string, readOnly bool) *review.Service {
+	t.Helper()
+	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: readOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return review.New(st).WithClock(steppingClock())
+}
+
+// probe wraps the screen and keeps its latest frame where the test can
+// read it without racing the program.
+type probe struct {
+	inner *Model
+	mu    sync.Mutex
+	frame string
+}
+
+func (p *probe) Init() tea.Cmd { return p.inner.Init() }
+
+func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := p.inner.Update(msg)
+	p.mu.Lock()
+	p.frame = p.inner.View().Content
+	p.mu.Unlock()
+	return p, cmd
+}
+
+func (p *probe) View() tea.View { return p.inner.View() }
+
+// Frame is the latest frame, with colour and style removed.
+func (p *probe) Frame() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return ansi.Strip(p.frame)
+}
+
+// Styled is the latest frame as the terminal gets it.
+func (p *probe) Styled() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.frame
+}
+
+// session is the screen running under teatest.
+type session struct {
+	t  *testing.T
+	tm *teatest.TestModel
+	p  *probe
+}
+
+func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(*Options)) *session {
+	t.Helper()
+	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return epoch0.Add(72 * time.Hour) }}
+	for _, f := range opts {
+		f(&o)
+	}
+	p := &probe{inner: New(svc, o)}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
+	s := &session{t: t, tm: tm, p: p}
+	t.Cleanup(func() { tm.Quit() })
+	return s
+}
+
+// waitFor waits until the frame contains every one of texts.
+func (s *session) waitFor(texts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f := s.p.Frame()
+		ok := true
+		for _, want := range texts {
+			if !strings.Contains(f, want) {
+				ok = false
+			}
+		}
+		if ok {
+			return f
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q; last frame:\n%s", texts, f)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitGone waits until the frame no longer contains text.
+func (s *session) waitGone(text string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f := s.p.Frame()
+		if !strings.Contains(f, text) {
+			return f
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen kept showing %q; last frame:\n%s", text, f)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (s *session) keys(keys ...string) {
+	for _, k := range keys {
+		s.tm.Send(keyMsg(k))
+	}
+}
+
+func (s *session) typeText(text string) { s.tm.Type(text) }
+
+// keyMsg builds a key press from its name, as key.Matches reads it.
+func keyMsg(k string) tea.KeyPressMsg {
+	special := map[string]tea.Key{
+		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
+		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+s": {Code: 's', Mod: tea.ModCtrl}, "ctrl+p": {Code: 'p', Mod: tea.ModCtrl},
+		"ctrl+e": {Code: 'e', Mod: tea.ModCtrl}, "ctrl+r": {Code: 'r', Mod: tea.ModCtrl},
+		"pgdown": {Code: tea.KeyPgDown}, "space": {Code: tea.KeySpace, Text: " "},
+	}
+	if key, ok := special[k]; ok {
+		return tea.KeyPressMsg(key)
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg(tea.Key{Code: r, Text: k})
+}
+
+// golden compares a final frame with testdata/NAME.golden (-update
+// rewrites it).
+func golden(t *testing.T, name, frame string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	frame = trimRight(frame)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(frame), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no golden frame %s (run go test ./tui -update): %v", path, err)
+	}
+	if string(want) != frame {
+		t.Errorf("frame %s differs from its golden file (go test ./tui -update rewrites it)\n--- got\n%s\n--- want\n%s", name, frame, want)
+	}
+}
+
+func trimRight(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
