@@ -10,9 +10,9 @@ import (
 // uses to rebind them (keys.NAME = ["x", "ctrl+x"]).
 type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown, Open, Back, Quit, ForceQuit, Help key.Binding
-	Filter, Sort, AllStatuses, Refresh                                    key.Binding
-	NextPane, SyncScroll, Diff, History, Raw, Decide, Vote                key.Binding
-	Submit, Editor, Preview, Confirm, Cancel, Next, Prev                  key.Binding
+	Filter, Sort, AllStatuses, Refresh                                         key.Binding
+	NextPane, SyncScroll, Diff, History, Raw, Decide, Vote                     key.Binding
+	Submit, Editor, Preview, Confirm, Cancel, Next, Prev                       key.Binding
 }
 
 // DefaultKeyMap is the bindings before any override.
