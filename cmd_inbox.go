@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"arbiter/config"
+	"arbiter/model"
+	"arbiter/review"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) inboxCmd() *cobra.Command {
+	var (
+		since  int64
+		limit  int
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "inbox",
+		Short: "List the notifications sent to --as",
+		Long: `List the notifications sent to --as, oldest first. --since N lists only
+those after notification N, so a poller passes the last id it saw.
+--json prints an array of notifications.`,
+		Args: cobra.NoArgs,
+		PreRunE: func(*cobra.Command, []string) error {
+			if since < 0 || limit < 0 {
+				return usageErrorf("--since and --limit take 0 or more")
+			}
+			return nil
+		},
+		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
+			ns, err := svc.Inbox(ctx, cfg.As, since, limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, ns)
+			}
+			printInbox(a.stdout, cfg.As, since, ns)
+			return nil
+		}),
+	}
+	fl := cmd.Flags()
+	fl.Int64Var(&since, "since", 0, "list only notifications after this id")
+	fl.IntVar(&limit, "limit", 0, "list at most N (0: all)")
+	fl.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printInbox(w io.Writer, agent string, since int64, ns []model.Notification) {
+	if len(ns) == 0 {
+		fmt.Fprintf(w, "no notifications for %s after #%d\n", clean(agent), since)
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tEPOCH\tEVENT\tCONFLICT\tACTION\tSUMMARY")
+	for _, n := range ns {
+		conflict, action := "-", ""
+		if n.ConflictID != nil {
+			conflict = clean(*n.ConflictID)
+		}
+		if n.RequiresAction {
+			action = "yes"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\n", n.ID, n.Epoch, clean(n.Event), conflict, action, clip(n.Summary, 100))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nnext: arbiter inbox --since %d\n", ns[len(ns)-1].ID)
+}

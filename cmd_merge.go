@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"arbiter/config"
+	"arbiter/model"
+	"arbiter/review"
+
+	"github.com/spf13/cobra"
+)
+
+type mergeFlags struct {
+	strategy      string
+	winner        string
+	synthesis     string
+	synthesisFile string
+	rationale     string
+	expect        int64
+	json          bool
+}
+
+func (a *app) mergeCmd() *cobra.Command {
+	var f mergeFlags
+	cmd := &cobra.Command{
+		Use:   "merge CONFLICT --strategy S --rationale TEXT",
+		Short: "Decide a conflict with a strategy (MERGE)",
+		Long: `Decide a conflict as --as with one of the strategies:
+
+  last_write_wins      the later unit prevails (level 2)
+  confidence_weighted  the higher confidence prevails; --winner names it (level 2)
+  human_escalation     send it to a human operator (level 2)
+  evidence_count       the unit with more support prevails; --winner names it
+  authority            the field's role for this type decides; --winner
+  synthesis            a new unit (--synthesis TEXT or --synthesis-file F|-) replaces both
+  vote                 put it to a vote of the eligible agents
+  dismiss              not a real conflict: both units stand (arbiter's own)
+
+--winner takes a unit id, or A or B for the conflict's unit_a or unit_b.
+--expect-version N (from show) refuses the decision if the conflict changed
+since you read it. --json prints the MERGE response.`,
+		Args: exactArgs(1, "one conflict id"),
+		PreRunE: func(*cobra.Command, []string) error {
+			if f.strategy != "" && !model.Strategy(f.strategy).Valid() { // a missing one is cobra's to report
+				return usageErrorf("--strategy %q: use one of %s", f.strategy, strategyNames())
+			}
+			if f.expect < 0 {
+				return usageErrorf("--expect-version %d: versions start at 1", f.expect)
+			}
+			return nil
+		},
+		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+			req, err := a.mergeRequest(ctx, svc, args[0], f)
+			if err != nil {
+				return err
+			}
+			resp, err := svc.Merge(ctx, cfg.As, req)
+			if err != nil {
+				return err
+			}
+			if f.json {
+				return writeJSON(a.stdout, resp)
+			}
+			printMerge(a.stdout, resp)
+			return nil
+		}),
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.strategy, "strategy", "", "how to decide (see above; required)")
+	fl.StringVar(&f.winner, "winner", "", "the winning unit: its id, or A or B")
+	fl.StringVar(&f.synthesis, "synthesis", "", "the text of the unit that reconciles both (strategy synthesis)")
+	fl.StringVar(&f.synthesisFile, "synthesis-file", "", "read the synthesis text from a file, or - for stdin")
+	fl.StringVar(&f.rationale, "rationale", "", "why (required)")
+	fl.Int64Var(&f.expect, "expect-version", 0, "the conflict version you decided on (0: not checked)")
+	fl.BoolVar(&f.json, "json", false, "print JSON")
+	cmd.MarkFlagRequired("strategy")
+	cmd.MarkFlagRequired("rationale")
+	cmd.MarkFlagsMutuallyExclusive("synthesis", "synthesis-file")
+	return cmd
+}
+
+// mergeRequest builds the MERGE request from the command line.
+func (a *app) mergeRequest(ctx context.Context, svc *review.Service, id string, f mergeFlags) (model.MergeRequest, error) {
+	req := model.MergeRequest{ConflictID: id, Strategy: model.Strategy(f.strategy), ExpectedVersion: f.expect,
+		Resolution: model.MergeResolution{Rationale: f.rationale}}
+	if f.winner != "" {
+		w, err := winnerID(ctx, svc, id, f.winner)
+		if err != nil {
+			return req, err
+		}
+		req.Resolution.WinnerID = &w
+	}
+	switch {
+	case f.synthesisFile != "":
+		text, err := a.readText(f.synthesisFile)
+		if err != nil {
+			return req, err
+		}
+		req.Resolution.Synthesis = &text
+	case f.synthesis != "":
+		req.Resolution.Synthesis = &f.synthesis
+	}
+	return req, nil
+}
+
+// winnerID resolves --winner: A and B name the conflict's units.
+func winnerID(ctx context.Context, svc *review.Service, conflictID, winner string) (string, error) {
+	side := strings.ToUpper(strings.TrimSpace(winner))
+	if side != "A" && side != "B" {
+		return winner, nil
+	}
+	d, err := svc.Detail(ctx, conflictID)
+	if err != nil {
+		return "", err
+	}
+	if side == "A" {
+		return d.Conflict.UnitA, nil
+	}
+	return d.Conflict.UnitB, nil
+}
+
+// readText reads a whole file, or stdin for "-", without its trailing
+// blank lines.
+func (a *app) readText(name string) (string, error) {
+	var b []byte
+	var err error
+	if name == "-" {
+		b, err = io.ReadAll(a.stdin)
+	} else {
+		b, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(string(b), " \t\r\n"), nil
+}
+
+func strategyNames() string {
+	names := make([]string, len(model.Strategies))
+	for i, s := range model.Strategies {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// printMerge says what a MERGE did.
+func printMerge(w io.Writer, resp model.MergeResponse) {
+	c := resp.Conflict
+	switch resp.Status {
+	case model.StatusEscalated:
+		fmt.Fprintf(w, "escalated %s to a human operator (now version %d)\n", clean(c.ID), c.Version)
+	case model.StatusPendingVote:
+		fmt.Fprintf(w, "put %s to a vote (now version %d): eligible agents vote with `arbiter vote %s --for A|B --rationale TEXT`\n",
+			clean(c.ID), c.Version, shellQuote(clean(c.ID)))
+	default:
+		fmt.Fprintf(w, "%s %s (now version %d)\n", resp.Status, clean(c.ID), c.Version)
+	}
+	if r := c.Resolution; r != nil {
+		fmt.Fprintf(w, "  strategy    %s\n", clean(string(r.Strategy)))
+		if r.WinnerID != nil {
+			fmt.Fprintf(w, "  winner      %s\n", sideOf(c, *r.WinnerID))
+		}
+	}
+	printSideEffects(w, resp.SideEffects)
+}
+
+func printSideEffects(w io.Writer, se model.SideEffects) {
+	if len(se.SupersededUnits) > 0 {
+		fmt.Fprintf(w, "  superseded  %s\n", cleanList(se.SupersededUnits))
+	}
+	if se.NewUnitID != nil {
+		fmt.Fprintf(w, "  new unit    %s\n", clean(*se.NewUnitID))
+	}
+	fmt.Fprintf(w, "  notified    %s\n", cleanList(se.NotifiedAgents))
+}

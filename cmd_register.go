@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"arbiter/config"
+	"arbiter/model"
+	"arbiter/review"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) registerCmd() *cobra.Command {
+	var ag model.Agent
+	var kind string
+	cmd := &cobra.Command{
+		Use:   "register --id ID --role ROLE [--kind agent|human] [--authority N]",
+		Short: "Register an agent or a person with the field",
+		Long: `Register an agent or a person. Authority levels: 10 human operator (decides
+escalated conflicts; people only), 8 session creator, 6 senior agent (may
+decide conflicts), 4 standard agent (records; may escalate), 2 observer, 0 audit.`,
+		Args: cobra.NoArgs,
+		PreRunE: func(*cobra.Command, []string) error {
+			if ag.Kind = model.AgentKind(kind); !ag.Kind.Valid() {
+				return usageErrorf("--kind %q: use agent or human", kind)
+			}
+			return nil
+		},
+		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
+			got, err := svc.Register(ctx, ag)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "registered %s: role %s, %s, authority %d\n",
+				clean(got.ID), clean(got.Role), got.Kind, got.Authority)
+			return nil
+		}),
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&ag.ID, "id", "", "the agent's id (required)")
+	fl.StringVar(&ag.Role, "role", "", "the agent's role, e.g. analyst or lead (required)")
+	fl.StringVar(&kind, "kind", string(model.KindAgent), "agent (a program) or human (a person)")
+	fl.IntVar(&ag.Authority, "authority", model.AuthorityStandard, "authority level, 0 to 10")
+	cmd.MarkFlagRequired("id")
+	cmd.MarkFlagRequired("role")
+	return cmd
+}

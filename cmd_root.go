@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"arbiter/config"
+	"arbiter/internal/safetext"
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // anything else: a field that cannot be opened, a bad config file
+	exitUsage    = 2 // the command line is wrong
+	exitProtocol = 3 // the field refused the operation with a protocol error
+)
+
+// app is one run of arbiter: its streams, and whether a command's own code
+// has started. Errors before that are usage errors: cobra's refusals of
+// the command line, and the flag checks commands make in PreRunE.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	started        bool
+}
+
+// run executes the command line args and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	return a.report(cmd, err)
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "arbiter",
+		Short: "Review and settle the conflicts of an Akashik field",
+		Long: `arbiter keeps an Akashik field (a SQLite file) and settles its conflicts:
+agents record units; a contradicts relation opens a conflict; agents and people
+merge it with a strategy, put it to a vote, or escalate it to a human operator.
+
+Without a command, arbiter opens the review screen on the configured field
+as --as.
+
+Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
+2 usage error, 3 the field refused the operation (a protocol error).`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
+			cfg, err := a.config(cmd)
+			if err != nil {
+				return err
+			}
+			if cfg.DB == "" {
+				return errNoField
+			}
+			if cfg.As == "" {
+				return usageErrorf("no operator given: use --as ID or ARBITER_AS")
+			}
+			return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
+				return a.runScreen(ctx, cfg, svc, cfg.As)
+			})
+		}),
+	}
+	pf := root.PersistentFlags()
+	pf.String("db", "", "the field's file (env ARBITER_DB)")
+	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
+	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
+	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
+		a.showCmd(), a.mergeCmd(), a.voteCmd(), a.inboxCmd())
+	return root
+}
+
+// do marks the start of a command's own code, so that report can tell
+// cobra's refusals of the command line from the command's failures.
+func (a *app) do(fn func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		a.started = true
+		return fn(cmd, args)
+	}
+}
+
+// usageError is a command line arbiter cannot act on.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+var errNoField = usageErrorf("no field given: use --db FILE or ARBITER_DB")
+
+// report prints err, if any, and returns the exit code. A protocol error
+// goes to stdout as its JSON object when the command was asked for JSON;
+// every other error is one line on stderr.
+func (a *app) report(cmd *cobra.Command, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if !a.started || errors.As(err, &ue) {
+		fmt.Fprintf(a.stderr, "arbiter: %s (see '%s --help')\n", safetext.Line(err.Error()), cmd.CommandPath())
+		return exitUsage
+	}
+	if pe, ok := model.AsError(err); ok {
+		if wantsJSON(cmd) {
+			if werr := writeJSON(a.stdout, pe); werr == nil {
+				return exitProtocol
+			}
+		}
+		fmt.Fprintf(a.stderr, "arbiter: %s\n", safetext.Line(pe.Error()))
+		return exitProtocol
+	}
+	fmt.Fprintf(a.stderr, "arbiter: %s\n", safetext.Line(err.Error()))
+	return exitFailure
+}
+
+func wantsJSON(cmd *cobra.Command) bool {
+	f := cmd.Flags().Lookup("json")
+	return f != nil && f.Value.String() == "true"
+}
+
+// config loads the settings for cmd: its flags, the environment and the
+// config file.
+func (a *app) config(cmd *cobra.Command) (config.Config, error) {
+	return config.Load(cmd.Flags())
+}
+
+// withField opens the configured field, runs fn on its rules and closes it.
+func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.Context, *review.Service) error) error {
+	if cfg.DB == "" {
+		return errNoField
+	}
+	st, err := store.Open(ctx, cfg.DB, store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if st.ReadOnlyReason != "" {
+		fmt.Fprintf(a.stderr, "arbiter: opened read-only: %s\n", st.ReadOnlyReason)
+	}
+	return fn(ctx, review.New(st))
+}
+
+// fieldCommand is the shape of most commands: load the settings, open the
+// field, act on it.
+func (a *app) fieldCommand(fn func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error) func(*cobra.Command, []string) error {
+	return a.do(func(cmd *cobra.Command, args []string) error {
+		cfg, err := a.config(cmd)
+		if err != nil {
+			return err
+		}
+		return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
+			return fn(ctx, cfg, svc, args)
+		})
+	})
+}
+
+// exactArgs is cobra.ExactArgs naming what is missing.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return fmt.Errorf("%s takes %s (got %d arguments)", cmd.Name(), what, len(args))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"arbiter/config"
+	"arbiter/model"
+	"arbiter/review"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) showCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show CONFLICT",
+		Short: "Show a conflict: both units, votes, resolution, what each rule picks, its history",
+		Long: `Show everything known of one conflict. The version it prints is what
+merge and vote take as --expect-version, so that a decision made on what you
+read is refused if someone else decided first. --json prints the detail object.`,
+		Args: exactArgs(1, "one conflict id"),
+		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, args []string) error {
+			d, err := svc.Detail(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, d)
+			}
+			printDetail(a.stdout, d, time.Now())
+			return nil
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// printDetail prints a conflict for people. Every piece of field text goes
+// through clean, clip or indentBlock.
+func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
+	c := d.Conflict
+	fmt.Fprintf(w, "%s  %s  %s  version %d\n", clean(c.ID), clean(string(c.Type)), c.Status, c.Version)
+	if c.Status.Open() {
+		fmt.Fprintf(w, "  decide on this reading with --expect-version %d\n", c.Version)
+	}
+	fmt.Fprintf(w, "\n%s\n", indentBlock(c.Description, "  "))
+	fmt.Fprintf(w, "\ndetected   %s at epoch %d, %s\n", clean(string(c.DetectedBy)), c.Epoch, when(c.DetectedAt, now))
+	if e := c.Escalation; e != nil {
+		fmt.Fprintf(w, "escalated  by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
+	}
+	if e := c.VoteOpened; e != nil {
+		fmt.Fprintf(w, "vote       opened by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
+	}
+
+	printSide(w, "A", d.A, now)
+	printSide(w, "B", d.B, now)
+
+	if c.Status == model.StatusPendingVote || len(d.Ballots) > 0 {
+		t := d.Tally
+		fmt.Fprintf(w, "\nvotes  A %d, B %d: %d of quorum %d, tie rule %s\n", t.ForA, t.ForB, t.Total(), t.Quorum, d.Policy.Tie)
+		for _, b := range d.Ballots {
+			fmt.Fprintf(w, "  %s for %s at epoch %d: %s\n", clean(b.VoterID), sideOf(c, b.Choice), b.Epoch, clean(b.Rationale))
+		}
+	}
+
+	if r := c.Resolution; r != nil {
+		fmt.Fprintf(w, "\nresolution  %s by %s at epoch %d, %s\n", clean(string(r.Strategy)), clean(r.ResolvedBy), r.EpochResolved, when(r.ResolvedAt, now))
+		if r.WinnerID != nil {
+			fmt.Fprintf(w, "  winner     %s\n", sideOf(c, *r.WinnerID))
+		}
+		if r.SynthesisUnitID != nil {
+			fmt.Fprintf(w, "  synthesis  %s\n", clean(*r.SynthesisUnitID))
+		}
+		fmt.Fprintf(w, "  rationale\n%s\n", indentBlock(r.Rationale, "    "))
+	}
+
+	fmt.Fprintf(w, "\nwhat each rule picks\n")
+	for _, p := range d.Picks {
+		pick := "tie"
+		if !p.Tie {
+			pick = sideOf(c, p.WinnerID)
+		}
+		fmt.Fprintf(w, "  %-20s %-16s %s\n", p.Strategy, pick, clean(p.Why))
+	}
+
+	if len(d.Notifications) > 0 {
+		fmt.Fprintf(w, "\nnotifications\n")
+		for _, n := range d.Notifications {
+			action := ""
+			if n.RequiresAction {
+				action = " [action]"
+			}
+			fmt.Fprintf(w, "  #%d epoch %d to %s: %s%s: %s\n", n.ID, n.Epoch, clean(n.AgentID), clean(n.Event), action, clean(n.Summary))
+		}
+	}
+	if len(d.Events) > 0 {
+		fmt.Fprintf(w, "\nevents\n")
+		for _, e := range d.Events {
+			unit := ""
+			if e.UnitID != nil {
+				unit = " on " + clean(*e.UnitID)
+			}
+			fmt.Fprintf(w, "  #%d epoch %d %s by %s%s, %s\n", e.ID, e.Epoch, clean(e.Operation), clean(e.AgentID), unit, when(e.At, now))
+		}
+	}
+}
+
+// printSide prints one unit of a conflict.
+func printSide(w io.Writer, label string, s model.Side, now time.Time) {
+	u := s.Unit
+	fmt.Fprintf(w, "\n%s  %s  %s, %s, %s, epoch %d\n", label, clean(u.ID), clean(string(u.Type)), clean(string(u.Mode)), clean(string(u.Status)), u.Epoch)
+	by := fmt.Sprintf("%s (%s)", clean(u.Source.AgentID), clean(u.Source.AgentRole))
+	if ag := s.Agent; ag != nil {
+		by += fmt.Sprintf(", %s, authority %d", clean(string(ag.Kind)), ag.Authority)
+	}
+	fmt.Fprintf(w, "   by          %s\n", by)
+	fmt.Fprintf(w, "   recorded    %s\n", when(u.Source.Timestamp, now))
+	if u.Source.SessionID != nil {
+		fmt.Fprintf(w, "   session     %s\n", clean(*u.Source.SessionID))
+	}
+	score := "none"
+	if u.Confidence.Score != nil {
+		score = fmt.Sprintf("%.2f", *u.Confidence.Score)
+	}
+	fmt.Fprintf(w, "   confidence  %s: %s\n", score, clean(u.Confidence.Reasoning))
+	fmt.Fprintf(w, "   evidence    %s\n", cleanList(u.Confidence.Evidence))
+	fmt.Fprintf(w, "   assumptions %s\n", cleanList(u.Confidence.Assumptions))
+	fmt.Fprintf(w, "   supporters  %s\n", cleanList(s.Supporters))
+	fmt.Fprintf(w, "   intent      %s\n", clean(u.Intent.Purpose))
+	if u.Intent.TaskID != nil {
+		fmt.Fprintf(w, "   task        %s\n", clean(*u.Intent.TaskID))
+	}
+	if u.Intent.Question != nil {
+		fmt.Fprintf(w, "   question    %s\n", clean(*u.Intent.Question))
+	}
+	for _, r := range u.Relations {
+		rel := fmt.Sprintf("%s %s", clean(string(r.Type)), clean(r.TargetID))
+		if r.Description != "" {
+			rel += ": " + clean(r.Description)
+		}
+		fmt.Fprintf(w, "   relation    %s\n", rel)
+	}
+	fmt.Fprintf(w, "   content\n%s\n", indentBlock(u.Content, "     "))
+}
+
+// sideOf is "mem-003 (A)" for a unit of c.
+func sideOf(c model.Conflict, id string) string {
+	if s := c.Side(id); s != "" {
+		return fmt.Sprintf("%s (%s)", clean(id), s)
+	}
+	return clean(id)
+}
