@@ -1,0 +1,364 @@
+// Package reviewtest builds real fields for tests: a SQLite file in a
+// temporary directory with a known cast of agents and, on demand, pairs of
+// contradicting units. It uses the store and the rules as they are — no
+// mocks — so what a test sees is what arbiter writes.
+package reviewtest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+)
+
+// The agents every field of New is registered with.
+const (
+	Operator = "operator" // a person, authority 10: decides anything, escalated conflicts too
+	Senior1  = "senior-1" // authority 6, role "senior": may decide conflicts
+	Senior2  = "senior-2" // authority 6, role "senior"
+	Standard = "standard" // authority 4, role "analyst": records, escalates, does not decide at level 3
+	Scout    = "scout"    // authority 4, role "analyst": records the supporting units
+	Observer = "observer" // authority 2: only reads
+	Lead1    = "lead-1"   // authority 6, role "lead": the authority role for factual conflicts
+	Lead2    = "lead-2"
+	Lead3    = "lead-3"
+)
+
+// Voters are the agents Policy lets vote (authority 6 and up), sorted.
+var Voters = []string{Lead1, Lead2, Lead3, Operator, Senior1, Senior2}
+
+// Agents is the cast New registers, in registration order.
+var Agents = []model.Agent{
+	{ID: Operator, Role: "operator", Kind: model.KindHuman, Authority: model.AuthorityHumanOperator},
+	{ID: Senior1, Role: "senior", Authority: model.AuthoritySenior},
+	{ID: Senior2, Role: "senior", Authority: model.AuthoritySenior},
+	{ID: Standard, Role: "analyst", Authority: model.AuthorityStandard},
+	{ID: Scout, Role: "analyst", Authority: model.AuthorityStandard},
+	{ID: Observer, Role: "observer", Authority: model.AuthorityObserver},
+	{ID: Lead1, Role: "lead", Authority: model.AuthoritySenior},
+	{ID: Lead2, Role: "lead", Authority: model.AuthoritySenior},
+	{ID: Lead3, Role: "lead", Authority: model.AuthoritySenior},
+}
+
+// Policy is the governance tests start from: level 3, quorum 3, a tie
+// escalates, senior agents and up vote, and role "lead" has authority
+// over factual conflicts.
+func Policy() model.Policy {
+	p := model.DefaultPolicy()
+	p.Level, p.Quorum, p.Tie = 3, 3, model.TieEscalate
+	p.VoterMinAuthority = model.AuthoritySenior
+	p.AuthorityRoles = map[model.ConflictType]string{model.ConflictFactual: "lead"}
+	return p
+}
+
+// Field is an open field in a temporary directory.
+type Field struct {
+	Path  string
+	Store *store.Store
+	Svc   *review.Service
+}
+
+// New creates a field with policy p in t.TempDir() and registers Agents.
+// The store is closed when the test ends.
+func New(t testing.TB, p model.Policy) *Field {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "field.db")
+	st, err := store.Create(ctx, path, p)
+	if err != nil {
+		t.Fatalf("create field: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f := &Field{Path: path, Store: st, Svc: review.New(st)}
+	for _, a := range Agents {
+		if _, err := f.Svc.Register(ctx, a); err != nil {
+			t.Fatalf("register %s: %v", a.ID, err)
+		}
+	}
+	return f
+}
+
+// Side describes one unit of a contradiction.
+type Side struct {
+	// By records the unit (default: Senior2 for A, Standard for B).
+	By string
+	// Score is its confidence score (default 0.5).
+	Score float64
+	// Supporters is how many units Scout records with a supports relation
+	// to it.
+	Supporters int
+	// Epoch, when set, is the epoch the unit is recorded at: the clock is
+	// moved forward just before. It must be later than the clock.
+	Epoch int64
+	// Content is its text (default: a short sentence naming the side).
+	Content string
+}
+
+// Pair is a recorded contradiction.
+type Pair struct {
+	Conflict string
+	A, B     string
+	// SupportersA and SupportersB are the supporting units' ids.
+	SupportersA, SupportersB []string
+}
+
+// Contradict records unit A, its supporters, unit B contradicting A (which
+// opens a conflict of type ct, detected explicitly), and B's supporters,
+// all through RECORD.
+func (f *Field) Contradict(t testing.TB, ct model.ConflictType, a, b Side) Pair {
+	t.Helper()
+	if a.By == "" {
+		a.By = Senior2
+	}
+	if b.By == "" {
+		b.By = Standard
+	}
+	var p Pair
+	p.A = f.record(t, a, "A", nil, "")
+	p.SupportersA = f.supporters(t, p.A, a.Supporters)
+	p.B = f.record(t, b, "B", []model.Relation{{Type: model.RelContradicts, TargetID: p.A}}, ct)
+	p.SupportersB = f.supporters(t, p.B, b.Supporters)
+	cs := f.conflictsBetween(t, p.A, p.B)
+	if len(cs) != 1 {
+		t.Fatalf("recording %s against %s opened %d conflicts, want 1", p.B, p.A, len(cs))
+	}
+	p.Conflict = cs[0]
+	return p
+}
+
+func (f *Field) record(t testing.TB, s Side, name string, rels []model.Relation, ct model.ConflictType) string {
+	t.Helper()
+	if s.Score == 0 {
+		s.Score = 0.5
+	}
+	if s.Content == "" {
+		s.Content = "Claim " + name + " of a contradiction."
+	}
+	if s.Epoch > 0 {
+		f.MoveClockTo(t, s.Epoch-1)
+	}
+	res, err := f.Svc.Record(context.Background(), s.By, model.RecordRequest{
+		Type: model.TypeFinding, Content: s.Content,
+		Intent:       model.Intent{Purpose: "state claim " + name},
+		Confidence:   model.Confidence{Score: &s.Score, Reasoning: "as the test needs"},
+		Relations:    rels,
+		ConflictType: ct,
+	})
+	if err != nil {
+		t.Fatalf("record %s: %v", name, err)
+	}
+	if s.Epoch > 0 && res.Epoch != s.Epoch {
+		t.Fatalf("unit %s landed at epoch %d, want %d", name, res.Epoch, s.Epoch)
+	}
+	return res.UnitID
+}
+
+func (f *Field) supporters(t testing.TB, target string, n int) []string {
+	t.Helper()
+	out := []string{}
+	for i := range n {
+		score := 0.6
+		res, err := f.Svc.Record(context.Background(), Scout, model.RecordRequest{
+			Type: model.TypeObservation, Content: fmt.Sprintf("Evidence %d for %s.", i+1, target),
+			Intent:     model.Intent{Purpose: "support " + target},
+			Confidence: model.Confidence{Score: &score, Reasoning: "an observation"},
+			Relations:  []model.Relation{{Type: model.RelSupports, TargetID: target}},
+		})
+		if err != nil {
+			t.Fatalf("record a supporter of %s: %v", target, err)
+		}
+		out = append(out, res.UnitID)
+	}
+	return out
+}
+
+func (f *Field) conflictsBetween(t testing.TB, a, b string) []string {
+	t.Helper()
+	var out []string
+	f.Read(t, func(tx *store.Tx) error {
+		cs, err := tx.ConflictsOfUnit(b)
+		for _, c := range cs {
+			if c.UnitA == a && c.UnitB == b {
+				out = append(out, c.ID)
+			}
+		}
+		return err
+	})
+	return out
+}
+
+// MoveClockTo advances the field's clock to exactly e (the Lamport receive
+// rule, as for a message from a later epoch). It fails if the clock is
+// already past e.
+func (f *Field) MoveClockTo(t testing.TB, e int64) {
+	t.Helper()
+	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+		now, err := tx.Epoch()
+		switch {
+		case err != nil:
+			return err
+		case now > e:
+			return fmt.Errorf("the clock is at %d, past %d", now, e)
+		case now == e:
+			return nil
+		}
+		_, err = tx.Witness(e - 1)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("move the clock to %d: %v", e, err)
+	}
+}
+
+// Read runs fn in a read transaction and fails the test on its error.
+func (f *Field) Read(t testing.TB, fn func(*store.Tx) error) {
+	t.Helper()
+	if err := f.Store.Read(context.Background(), fn); err != nil {
+		t.Fatalf("read the field: %v", err)
+	}
+}
+
+// Unit reads a unit as stored.
+func (f *Field) Unit(t testing.TB, id string) model.Unit {
+	t.Helper()
+	var u model.Unit
+	f.Read(t, func(tx *store.Tx) (err error) { u, err = tx.Unit(id); return err })
+	return u
+}
+
+// Status reads a unit's status.
+func (f *Field) Status(t testing.TB, id string) model.UnitStatus { return f.Unit(t, id).Status }
+
+// Clock reads the field's epoch.
+func (f *Field) Clock(t testing.TB) int64 {
+	t.Helper()
+	var e int64
+	f.Read(t, func(tx *store.Tx) (err error) { e, err = tx.Epoch(); return err })
+	return e
+}
+
+// Detail reads a conflict through the rules, as a reviewer sees it.
+func (f *Field) Detail(t testing.TB, id string) model.ConflictDetail {
+	t.Helper()
+	d, err := f.Svc.Detail(context.Background(), id)
+	if err != nil {
+		t.Fatalf("detail %s: %v", id, err)
+	}
+	return d
+}
+
+// Snapshot is every row of every table of a field, as text: two equal
+// snapshots mean nothing was written in between.
+type Snapshot map[string][]string
+
+// Snap reads every table of the field at path through a separate
+// read-only connection.
+func Snap(t testing.TB, path string) Snapshot {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		t.Fatalf("list tables: %v", err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	s := Snapshot{}
+	for _, table := range tables {
+		s[table] = dump(t, db, table)
+	}
+	return s
+}
+
+func dump(t testing.TB, db *sql.DB, table string) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT * FROM "` + table + `"`)
+	if err != nil {
+		t.Fatalf("read %s: %v", table, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	out := []string{}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			parts[i] = fmt.Sprintf("%s=%v", cols[i], v)
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Count is how many rows table holds in the snapshot.
+func (s Snapshot) Count(table string) int { return len(s[table]) }
+
+// Diff describes how two snapshots differ ("" if they do not).
+func (s Snapshot) Diff(other Snapshot) string {
+	var b strings.Builder
+	names := map[string]bool{}
+	for n := range s {
+		names[n] = true
+	}
+	for n := range other {
+		names[n] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		before, after := strings.Join(s[n], "\n"), strings.Join(other[n], "\n")
+		if before != after {
+			fmt.Fprintf(&b, "table %s: %d rows before, %d after\n", n, len(s[n]), len(other[n]))
+		}
+	}
+	return b.String()
+}
+
+// WantError fails the test unless err is a protocol error with code,
+// operation op and the recoverable flag; it returns the error.
+func WantError(t testing.TB, err error, code model.Code, op string, recoverable bool) *model.Error {
+	t.Helper()
+	pe, ok := model.AsError(err)
+	if !ok {
+		t.Fatalf("got %v, want a protocol error %s", err, code)
+	}
+	if pe.Code != code || pe.Operation != op || pe.Recoverable != recoverable {
+		t.Fatalf("got {code %s, operation %s, recoverable %v} (%v), want {%s, %s, %v}",
+			pe.Code, pe.Operation, pe.Recoverable, pe, code, op, recoverable)
+	}
+	if pe.Message == "" {
+		t.Fatalf("%s has no message", code)
+	}
+	return pe
+}
