@@ -19,7 +19,7 @@ func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeReq
 	if err := validateMerge(req); err != nil {
 		return resp, err
 	}
-	err := s.st.Write(ctx, func(tx *store.Tx) error {
+	err := s.write(ctx, "MERGE", func(tx *store.Tx) error {
 		d, err := s.prepare(tx, "MERGE", callerID, req.ConflictID, req.ExpectedVersion)
 		if err != nil {
 			return err

@@ -21,7 +21,7 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 		return res, err
 	}
 	now := s.now()
-	err := s.st.Write(ctx, func(tx *store.Tx) error {
+	err := s.write(ctx, op, func(tx *store.Tx) error {
 		a, err := caller(tx, op, callerID)
 		if err != nil {
 			return err
@@ -109,7 +109,27 @@ func validateRecord(req *model.RecordRequest) error {
 			return model.Errorf(op, model.CodeInvalidRequest, "give target_id", "a %s relation has no target_id", r.Type)
 		}
 	}
+	req.Relations = uniqueRelations(req.Relations)
 	return nil
+}
+
+// uniqueRelations keeps the first of relations with the same type and
+// target: the store keeps one such relation, so one contradicts opens one
+// conflict.
+func uniqueRelations(rels []model.Relation) []model.Relation {
+	type key struct {
+		t      model.RelationType
+		target string
+	}
+	seen := map[key]bool{}
+	out := rels[:0:0]
+	for _, r := range rels {
+		if k := (key{r.Type, r.TargetID}); !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func joinTypes() string {

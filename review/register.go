@@ -33,7 +33,7 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 			"authority 10 belongs to human operators; %q is an agent", a.ID)
 	}
 	a.RegisteredAt = s.now()
-	err := s.st.Write(ctx, func(tx *store.Tx) error {
+	err := s.write(ctx, op, func(tx *store.Tx) error {
 		if _, err := tx.Agent(a.ID); err == nil {
 			return model.Errorf(op, model.CodeAgentIDTaken, "choose another id", "%q is already registered", a.ID)
 		} else if !errors.Is(err, store.ErrNotFound) {

@@ -30,6 +30,22 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 	return s
 }
 
+// write runs fn in one write transaction. The store's own refusals
+// (read-only, busy, disk full, damage) come back as errors of op, the
+// protocol operation the caller asked for, not of the store's "WRITE".
+func (s *Service) write(ctx context.Context, op string, fn func(*store.Tx) error) error {
+	err := s.st.Write(ctx, fn)
+	if pe, ok := model.AsError(err); ok {
+		switch pe.Operation {
+		case "WRITE", "BEGIN", "COMMIT":
+			relabelled := *pe
+			relabelled.Operation = op
+			return &relabelled
+		}
+	}
+	return err
+}
+
 // ReadOnly reports whether the field refuses writes, and why.
 func (s *Service) ReadOnly() (bool, string) {
 	if !s.st.ReadOnly() {

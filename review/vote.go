@@ -21,7 +21,7 @@ func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteReque
 	if strings.TrimSpace(req.Rationale) == "" {
 		return resp, model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
 	}
-	err := s.st.Write(ctx, func(tx *store.Tx) error {
+	err := s.write(ctx, op, func(tx *store.Tx) error {
 		d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 		if err != nil {
 			return err
