@@ -174,6 +174,12 @@ func checkHeader(path string) error {
 		return &OpenError{path, "is not an arbiter field (not a SQLite database)", nil}
 	}
 	appID := uint32(head[68])<<24 | uint32(head[69])<<16 | uint32(head[70])<<8 | uint32(head[71])
+	// A field created but not yet checkpointed keeps its application_id
+	// in the -wal file only; checkFormat asks SQLite before anything is
+	// written.
+	if _, err := os.Stat(path + "-wal"); appID == 0 && err == nil {
+		return nil
+	}
 	if appID != ApplicationID {
 		return &OpenError{path, "is a SQLite database but not an arbiter field", nil}
 	}
@@ -181,6 +187,13 @@ func checkHeader(path string) error {
 }
 
 func (s *Store) checkFormat(ctx context.Context) error {
+	var appID int64
+	if err := s.watch.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return classifyOpen(s.path, err)
+	}
+	if uint32(appID) != ApplicationID {
+		return &OpenError{s.path, "is a SQLite database but not an arbiter field", nil}
+	}
 	var v int
 	if err := s.watch.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return classifyOpen(s.path, err)
