@@ -70,6 +70,7 @@ type Model struct {
 	fullHelp      bool
 	version       int64
 	flash         string
+	queueSeq      int
 	flashID       int
 }
 
@@ -126,7 +127,12 @@ func (m *Model) loadIdentity() tea.Cmd {
 }
 
 func (m *Model) reloadQueue() tea.Cmd {
-	return loadQueue(m.svc, m.queue.query(m.queueLimit()))
+	return m.loadQueue(m.queue.query(m.queueLimit()))
+}
+
+func (m *Model) loadQueue(q model.ListQuery) tea.Cmd {
+	m.queueSeq++
+	return loadQueue(m.svc, q, m.queueSeq)
 }
 
 func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }

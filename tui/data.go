@@ -13,6 +13,7 @@ import (
 // Messages the screen's commands send back to Update.
 type (
 	queueLoadedMsg struct {
+		seq     int
 		rows    []model.ConflictSummary
 		counts  map[model.ConflictStatus]int
 		version int64
@@ -56,19 +57,21 @@ const queuePage = 2000
 const watchEvery = time.Second
 
 // loadQueue reads one page of the queue and the counts.
-func loadQueue(svc *review.Service, q model.ListQuery) tea.Cmd {
+// seq numbers the request so that an answer overtaken by a later one
+// (typing a filter sends one per key) is dropped.
+func loadQueue(svc *review.Service, q model.ListQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		version, err := svc.Changed(ctx)
 		if err != nil {
-			return queueLoadedMsg{err: err}
+			return queueLoadedMsg{seq: seq, err: err}
 		}
 		rows, err := svc.List(ctx, q)
 		if err != nil {
-			return queueLoadedMsg{err: err}
+			return queueLoadedMsg{seq: seq, err: err}
 		}
 		counts, err := svc.Counts(ctx)
-		return queueLoadedMsg{rows: rows, counts: counts, version: version, err: err}
+		return queueLoadedMsg{seq: seq, rows: rows, counts: counts, version: version, err: err}
 	}
 }
 

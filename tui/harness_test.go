@@ -20,7 +20,12 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden frames in testdata/")
+// updating reports whether -update (registered by teatest) asks to
+// rewrite the golden frames in testdata/.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // epoch0 is when the demo's story starts; the screen's clock stands three
 // days later, so ages and times are the same on every run.
@@ -184,7 +189,7 @@ func golden(t *testing.T, name, frame string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
 	frame = trimRight(frame)
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -209,3 +214,5 @@ func trimRight(s string) string {
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
+
+func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

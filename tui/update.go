@@ -109,6 +109,9 @@ func (m *Model) queueRows() int {
 }
 
 func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
+	if msg.seq != m.queueSeq {
+		return nil // a later request is on its way
+	}
 	m.queue.err = msg.err
 	if msg.err != nil {
 		return nil
@@ -228,8 +231,7 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 func (m *Model) maybeMore() tea.Cmd {
 	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
 		m.queue.more = false
-		q := m.queue.query(len(m.queue.rows) + queuePage)
-		return loadQueue(m.svc, q)
+		return m.loadQueue(m.queue.query(len(m.queue.rows) + queuePage))
 	}
 	return nil
 }
