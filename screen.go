@@ -3,33 +3,29 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 
 	"arbiter/config"
-	"arbiter/model"
 	"arbiter/review"
+	"arbiter/tui"
+
+	tea "charm.land/bubbletea/v2"
 )
 
-// runScreen opens the review screen on svc's field for the operator as.
-//
-// The screen is not built yet: until it is, this prints the review queue
-// (what `arbiter list` prints) and how to decide from the command line.
-// Wiring in the screen means changing this function only.
+// runScreen opens the review screen on svc's field for the person as.
 func (a *app) runScreen(ctx context.Context, cfg config.Config, svc *review.Service, as string) error {
 	if _, err := svc.Agent(ctx, as); err != nil {
 		return err
 	}
-	rows, err := a.printQueue(ctx, svc, model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge})
-	if err != nil {
-		return err
+	if unknown := tui.UnknownKeys(cfg.Keys); len(unknown) > 0 {
+		fmt.Fprintf(a.stderr, "arbiter: ignoring unknown key bindings in the configuration: %s\n", strings.Join(unknown, ", "))
 	}
-	id := "CONFLICT"
-	if len(rows) > 0 {
-		id = rows[0].ID
+	_, noColor := os.LookupEnv("NO_COLOR")
+	m := tui.New(svc, tui.Options{Field: cfg.DB, As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys})
+	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout)).Run()
+	if err == tea.ErrInterrupted || err == tea.ErrProgramKilled {
+		return nil
 	}
-	prefix := fmt.Sprintf("arbiter --db %s --as %s", shellQuote(cfg.DB), shellQuote(as))
-	fmt.Fprintf(a.stdout, "\nThe review screen is not built yet. Decide from the command line:\n")
-	fmt.Fprintf(a.stdout, "  %s\n", clean(fmt.Sprintf("%s show %s", prefix, shellQuote(id))))
-	fmt.Fprintf(a.stdout, "  %s\n", clean(fmt.Sprintf("%s merge %s --strategy STRATEGY [--winner A|B] --rationale TEXT --expect-version N", prefix, shellQuote(id))))
-	fmt.Fprintf(a.stdout, "  %s\n", clean(fmt.Sprintf("%s vote %s --for A|B --rationale TEXT", prefix, shellQuote(id))))
-	return nil
+	return err
 }
