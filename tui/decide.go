@@ -38,8 +38,9 @@ type decideForm struct {
 	result     *model.MergeResponse
 }
 
-func newTextarea(placeholder string) textarea.Model {
+func newTextarea(placeholder string, dark bool) textarea.Model {
 	t := textarea.New()
+	t.SetStyles(textarea.DefaultStyles(dark))
 	t.Placeholder = placeholder
 	t.ShowLineNumbers = false
 	t.CharLimit = 0
@@ -47,12 +48,12 @@ func newTextarea(placeholder string) textarea.Model {
 	return t
 }
 
-func newDecideForm(d model.ConflictDetail, me model.Agent) *decideForm {
+func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool) *decideForm {
 	f := &decideForm{
 		detail:    d,
 		choices:   model.Choices(d.Policy, me, d.Conflict),
-		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)"),
-		synthesis: newTextarea("The new unit's text, in markdown. ctrl+e opens $EDITOR with both units."),
+		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
+		synthesis: newTextarea("The new unit's text, in markdown. ctrl+e opens $EDITOR with both units.", dark),
 	}
 	f.sel = -1
 	for i, c := range f.choices {
@@ -154,7 +155,8 @@ func (f *decideForm) foresee(agents []model.Agent) model.Foresight {
 func (f *decideForm) view(st Styles, k KeyMap, agents []model.Agent, w, h int) string {
 	var b strings.Builder
 	c := f.detail.Conflict
-	b.WriteString(st.Title.Render("Decide "+safetext.Line(c.ID)) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n\n")
+	b.WriteString(st.Title.Render("Decide "+safetext.Line(c.ID)) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
+	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
 	if f.result != nil {
 		b.WriteString(resultView(st, *f.result))
 		b.WriteString("\n\n" + st.Muted.Render("esc returns to the queue"))
@@ -281,4 +283,13 @@ func contains[T comparable](s []T, v T) bool {
 		}
 	}
 	return false
+}
+
+// sidesLine names both units and their authors, for a form's header.
+func sidesLine(st Styles, d model.ConflictDetail) string {
+	side := func(name string, sd model.Side) string {
+		return sideStyle(st, name).Render(name) + " " + safetext.Line(sd.Unit.ID) +
+			st.Muted.Render(" by "+safetext.Line(sd.Unit.Source.AgentID))
+	}
+	return side("A", d.A) + st.Muted.Render("  vs  ") + side("B", d.B)
 }

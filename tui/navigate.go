@@ -159,7 +159,7 @@ func (m *Model) startDecide() tea.Cmd {
 	}
 	f := m.drafts[v.id]
 	if f == nil || f.result != nil {
-		f = newDecideForm(v.detail, m.me)
+		f = newDecideForm(v.detail, m.me, m.styles.Theme.Dark)
 		m.drafts[v.id] = f
 	} else if f.detail.Conflict.Version != v.detail.Conflict.Version {
 		f.refresh(v.detail, m.me)
@@ -185,7 +185,7 @@ func (m *Model) startVote() tea.Cmd {
 			itoa(v.detail.Policy.VoterMinAuthority) + rolesOf(v.detail.Policy) + ").")
 	}
 	if m.vote == nil || m.vote.detail.Conflict.ID != v.id || m.vote.result != nil {
-		m.vote = newVoteForm(v.detail, m.me)
+		m.vote = newVoteForm(v.detail, m.me, m.styles.Theme.Dark)
 	}
 	m.screen = screenVote
 	m.vote.layout(m.width, max(1, m.height-2))

@@ -23,8 +23,8 @@ type voteForm struct {
 	result     *model.VoteResponse
 }
 
-func newVoteForm(d model.ConflictDetail, me model.Agent) *voteForm {
-	f := &voteForm{detail: d, me: me, rationale: newTextarea("Why this unit? (required)")}
+func newVoteForm(d model.ConflictDetail, me model.Agent, dark bool) *voteForm {
+	f := &voteForm{detail: d, me: me, rationale: newTextarea("Why this unit? (required)", dark)}
 	for _, b := range d.Ballots {
 		if b.VoterID == me.ID {
 			f.choice = b.Choice
@@ -101,7 +101,7 @@ func (f *voteForm) after() (model.Tally, model.Outcome) {
 func (f *voteForm) view(st Styles) string {
 	var b strings.Builder
 	c := f.detail.Conflict
-	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n\n")
+	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
 	if r := f.result; r != nil {
 		b.WriteString(st.Success.Render("Your vote is counted.") + fmt.Sprintf(" %d for A · %d for B · %d of quorum %d\n",
 			r.Tally.ForA, r.Tally.ForB, r.Tally.Total(), r.Tally.Quorum))

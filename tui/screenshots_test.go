@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"arbiter/demo"
+	"arbiter/internal/shot"
+)
+
+//go:generate go test -run ^TestScreenshots$ -shots .
+
+var shots = flag.Bool("shots", false, "write the README's screenshots to ../screenshots")
+
+// TestScreenshots drives the real screen over the demo field and writes
+// the final frames of its main screens as SVG and PNG images.
+func TestScreenshots(t *testing.T) {
+	if !*shots {
+		t.Skip("run with -shots (or go generate ./tui) to rewrite ../screenshots")
+	}
+	const w, h = 150, 42
+	write := func(name, title string, s *session) {
+		t.Helper()
+		opts := shot.Dark()
+		opts.Title = title
+		if err := shot.WriteFiles(filepath.Join("..", "screenshots"), name, s.p.Styled(), w, h, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := openService(t, demoField(t), false)
+
+	s := start(t, svc, demo.Operator, w, h)
+	s.waitFor("▸ conflict-008", "authority 10")
+	write("queue", "arbiter — the queue", s)
+
+	s.keys("enter")
+	s.waitFor("Shadow reconciliation", "The 0.004 % leaves out")
+	write("conflict", "arbiter — a conflict, side by side", s)
+
+	s.keys("d")
+	s.waitFor("Decide conflict-008")
+	for range 4 {
+		s.keys("down")
+	}
+	s.keys("tab")
+	s.typeText("Both are right, about different payment classes: the gate holds for same-currency payments only.")
+	s.keys("tab")
+	s.typeText("## Phase 0 gate\n\nMet for same-currency payments (0.004 %); FX and partial captures stay open until the rounding matches.")
+	s.waitFor("Phase 0 gate")
+	write("decide", "arbiter — writing a decision", s)
+
+	v := start(t, svc, "lead-priya", w, h)
+	openByFilter(v, "conflict-014")
+	v.keys("v")
+	v.waitFor("Vote on conflict-014", "▍For")
+	v.keys("a", "tab")
+	v.typeText("Thirty days of warm standby is cheap insurance through the first chargeback cycle.")
+	v.keys("ctrl+s")
+	v.waitFor("Cast this vote?")
+	write("vote", "arbiter — a vote", v)
+}
