@@ -57,8 +57,8 @@ func (a *app) rootCmd() *cobra.Command {
 agents record units; a contradicts relation opens a conflict; agents and people
 merge it with a strategy, put it to a vote, or escalate it to a human operator.
 
-Without a command, arbiter opens the review screen on the configured field
-as --as.
+Without a command, arbiter opens the review screen on the configured field,
+deciding and voting as --as; without --as the screen only shows the field.
 
 Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 2 usage error, 3 the field refused the operation (a protocol error).`,
@@ -72,9 +72,6 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 			}
 			if cfg.DB == "" {
 				return errNoField
-			}
-			if cfg.As == "" {
-				return usageErrorf("no operator given: use --as ID or ARBITER_AS")
 			}
 			return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
 				return a.runScreen(ctx, cfg, svc, cfg.As)

@@ -13,10 +13,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// runScreen opens the review screen on svc's field for the person as.
+// runScreen opens the review screen on svc's field for the person as
+// ("": nobody, so the screen only shows the field).
 func (a *app) runScreen(ctx context.Context, cfg config.Config, svc *review.Service, as string) error {
-	if _, err := svc.Agent(ctx, as); err != nil {
-		return err
+	if as != "" {
+		if _, err := svc.Agent(ctx, as); err != nil {
+			return err
+		}
 	}
 	if unknown := tui.UnknownKeys(cfg.Keys); len(unknown) > 0 {
 		fmt.Fprintf(a.stderr, "arbiter: ignoring unknown key bindings in the configuration: %s\n", strings.Join(unknown, ", "))
