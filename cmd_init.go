@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"arbiter/demo"
-	"arbiter/internal/safetext"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -186,7 +185,7 @@ func describePolicy(p model.Policy) string {
 		var parts []string
 		for _, t := range model.ConflictTypes {
 			if role, ok := p.AuthorityRoles[t]; ok {
-				parts = append(parts, fmt.Sprintf("%s=%s", t, safetext.Line(role)))
+				parts = append(parts, fmt.Sprintf("%s=%s", t, clean(role)))
 			}
 		}
 		s += ", authority " + strings.Join(parts, " ")
