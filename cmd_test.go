@@ -529,14 +529,17 @@ func TestSettingsComeFromTheEnvironmentAndConfigFile(t *testing.T) {
 	}
 }
 
-func TestBareArbiterNeedsAnOperator(t *testing.T) {
+func TestBareArbiterWithoutATerminalPrintsTheQueue(t *testing.T) {
 	db := fieldWithConflict(t)
-	wantExit(t, arbiter(t, "--db", db), 2)
-	r := arbiter(t, "--db", db, "--as", "op")
-	wantExit(t, r, 0)
-	if !strings.Contains(r.stdout, "no conflicts") {
-		t.Errorf("bare arbiter output:\n%s", r.stdout)
+	ok(t, "--db", db, "--as", "lead", "merge", "conflict-001", "--strategy", "human_escalation", "--rationale", "ask a person")
+	for _, args := range [][]string{{"--db", db}, {"--db", db, "--as", "op"}} {
+		out := ok(t, args...)
+		if !strings.Contains(out, "conflict-001") || !strings.Contains(out, "No terminal") {
+			t.Errorf("arbiter %s printed:\n%s", strings.Join(args, " "), out)
+		}
 	}
+	wantExit(t, arbiter(t, "--db", db, "--as", "nobody"), 3)
+	wantExit(t, arbiter(t), 2)
 }
 
 func TestInitDemoThatFailsLeavesNoFile(t *testing.T) {
