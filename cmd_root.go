@@ -10,7 +10,6 @@ import (
 	"syscall"
 
 	"arbiter/config"
-	"arbiter/internal/safetext"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -65,17 +64,8 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config(cmd)
-			if err != nil {
-				return err
-			}
-			if cfg.DB == "" {
-				return errNoField
-			}
-			return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
-				return a.runScreen(ctx, cfg, svc, cfg.As)
-			})
+		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
+			return a.runScreen(ctx, cfg, svc, cfg.As)
 		}),
 	}
 	pf := root.PersistentFlags()
@@ -119,7 +109,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	}
 	var ue *usageError
 	if !a.started || errors.As(err, &ue) {
-		fmt.Fprintf(a.stderr, "arbiter: %s (see '%s --help')\n", safetext.Line(err.Error()), cmd.CommandPath())
+		fmt.Fprintf(a.stderr, "arbiter: %s (see '%s --help')\n", clean(err.Error()), cmd.CommandPath())
 		return exitUsage
 	}
 	if pe, ok := model.AsError(err); ok {
@@ -128,10 +118,10 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 				return exitProtocol
 			}
 		}
-		fmt.Fprintf(a.stderr, "arbiter: %s\n", safetext.Line(pe.Error()))
+		fmt.Fprintf(a.stderr, "arbiter: %s\n", clean(pe.Error()))
 		return exitProtocol
 	}
-	fmt.Fprintf(a.stderr, "arbiter: %s\n", safetext.Line(err.Error()))
+	fmt.Fprintf(a.stderr, "arbiter: %s\n", clean(err.Error()))
 	return exitFailure
 }
 
