@@ -2,11 +2,14 @@ package review_test
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	"arbiter/model"
 	rt "arbiter/review/reviewtest"
+	"arbiter/store"
 )
 
 // resolved checks a conflict resolved by a decision at epoch: the stored
@@ -644,5 +647,86 @@ func TestNotificationsAndEventsPerDecision(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMergeResponseAndErrorsHaveTheSpecShape pins the JSON of MERGE's
+// answer and of a protocol error (spec §6.6 and §8).
+func TestMergeResponseAndErrorsHaveTheSpecShape(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{Score: 0.82}, rt.Side{Score: 0.75})
+	resp := merge(t, f, senior1, req(p.Conflict, model.ConfidenceWeighted, p.A, "0.82 against 0.75"))
+
+	var got map[string]any
+	roundTrip(t, resp, &got)
+	want := map[string]any{
+		"status": "resolved",
+		"side_effects": map[string]any{
+			"superseded_units": []any{p.B},
+			"new_unit_id":      nil,
+			"notified_agents":  []any{senior2, standard},
+		},
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Fatalf("%s = %#v, want %#v", k, got[k], v)
+		}
+	}
+	c := got["conflict"].(map[string]any)
+	r := c["resolution"].(map[string]any)
+	for k, v := range map[string]any{"id": p.Conflict, "status": "resolved", "unit_a": p.A, "unit_b": p.B} {
+		if c[k] != v {
+			t.Fatalf("conflict.%s = %v, want %v", k, c[k], v)
+		}
+	}
+	for k, v := range map[string]any{"strategy": "confidence_weighted", "winner_id": p.A,
+		"rationale": "0.82 against 0.75", "resolved_by": senior1, "epoch_resolved": float64(f.Clock(t))} {
+		if r[k] != v {
+			t.Fatalf("conflict.resolution.%s = %v, want %v", k, r[k], v)
+		}
+	}
+
+	_, err := f.Svc.Merge(context.Background(), senior1, req(p.Conflict, model.Dismiss, "", "again"))
+	var e map[string]any
+	roundTrip(t, err, &e)
+	if e["code"] != "INVALID_TRANSITION" || e["operation"] != "MERGE" || e["recoverable"] != true ||
+		e["message"] == "" || e["suggested_action"] == "" {
+		t.Fatalf("error JSON %v, want {code, message, operation, recoverable, suggested_action}", e)
+	}
+}
+
+func roundTrip(t *testing.T, v any, into any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResolvingConflictIsOpenToAgents: arbiter never writes resolving
+// (a decision is one transaction), but another program may.
+func TestResolvingConflictIsOpenToAgents(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{Score: 0.8}, rt.Side{Score: 0.3})
+	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+		c, err := tx.Conflict(p.Conflict)
+		if err != nil {
+			return err
+		}
+		c.Status = model.StatusResolving
+		return tx.UpdateConflict(c, c.Version)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch := f.Clock(t) + 1
+	resp := merge(t, f, senior1, req(p.Conflict, model.ConfidenceWeighted, p.A, "0.8 against 0.3"))
+	d := wantResolved(t, f, p, resp, epoch, resolved{strategy: model.ConfidenceWeighted, winner: p.A, by: senior1,
+		superseded: []string{p.B}, active: []string{p.A}, notified: authors})
+	if d.Conflict.Version != 3 {
+		t.Fatalf("version %d, want 3", d.Conflict.Version)
 	}
 }
