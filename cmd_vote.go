@@ -85,6 +85,10 @@ func printVote(w io.Writer, voter string, resp model.VoteResponse) {
 	case t.Reached():
 		fmt.Fprintf(w, "  tied at quorum: the vote stays open until a ballot is cast or changed\n")
 	default:
-		fmt.Fprintf(w, "  the vote stays open until %s more\n", plural(t.Quorum-t.Total(), "ballot", "ballots"))
+		n, word := t.Quorum-t.Total(), "ballots"
+		if n == 1 {
+			word = "ballot"
+		}
+		fmt.Fprintf(w, "  the vote stays open: it needs %d more %s\n", n, word)
 	}
 }
