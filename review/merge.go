@@ -13,24 +13,73 @@ import (
 // Merge settles, escalates or puts to a vote a conflict (MERGE), as one
 // transaction: the conflict, unit statuses, any synthesis unit and its
 // relations, notifications and the event log change together or not at
-// all.
+// all. On a read-only field with a decisions file (WithDecisionsOut) the
+// decision is checked against the field by the same rules and appended to
+// the file instead; the response then says what the field would become.
 func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
 	var resp model.MergeResponse
 	if err := validateMerge(req); err != nil {
 		return resp, err
 	}
-	err := s.write(ctx, "MERGE", func(tx *store.Tx) error {
-		d, err := s.prepare(tx, "MERGE", callerID, req.ConflictID, req.ExpectedVersion)
-		if err != nil {
-			return err
-		}
-		if err := model.Permit(d.Policy, d.caller, d.Conflict, req.Strategy); err != nil {
-			return err
-		}
-		resp, err = s.apply(tx, d, req)
+	if s.offline() {
+		return s.mergeOffline(ctx, callerID, req)
+	}
+	err := s.write(ctx, "MERGE", func(tx *store.Tx) (err error) {
+		resp, err = s.merge(tx, callerID, req, "")
 		return err
 	})
 	return resp, err
+}
+
+// merge checks a MERGE as checkMerge does and carries it out in tx.
+// messageID, when not empty, is the id of the offline message the decision
+// comes from; the MERGE event keeps it (see ApplyDecision).
+func (s *Service) merge(tx *store.Tx, callerID string, req model.MergeRequest, messageID string) (model.MergeResponse, error) {
+	d, winner, err := s.checkMerge(tx, callerID, req)
+	if err != nil {
+		return model.MergeResponse{}, err
+	}
+	return s.apply(tx, d, req, winner, messageID)
+}
+
+// checkMerge applies every rule of MERGE to a validated request without
+// writing anything, so that it can run in a read transaction too: the
+// caller is registered, the conflict exists and is still at the version
+// the caller saw, the policy permits the strategy to the caller, a winner
+// is one of the conflict's units, and a deterministic rule does not tie
+// and agrees with any winner named. It returns the state the decision is
+// taken on and the winner ("" when there is none).
+func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeRequest) (decision, string, error) {
+	const op = "MERGE"
+	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
+	if err != nil {
+		return d, "", err
+	}
+	if err := model.Permit(d.Policy, d.caller, d.Conflict, req.Strategy); err != nil {
+		return d, "", err
+	}
+	c := d.Conflict
+	var winner string
+	if w := req.Resolution.WinnerID; w != nil && *w != "" {
+		if _, ok := c.Other(*w); !ok {
+			return d, "", model.Errorf(op, model.CodeInvalidRequest, "name "+c.UnitA+" or "+c.UnitB,
+				"%q is not one of %s's units (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
+		}
+		winner = *w
+	}
+	if req.Strategy.Deterministic() {
+		pick := model.RulePick(req.Strategy, d.A.Contender(), d.B.Contender())
+		switch {
+		case pick.Tie:
+			return d, "", model.Errorf(op, model.CodeMergeFailed, "try synthesis, vote or human_escalation",
+				"%s cannot decide: the units tie (%s)", req.Strategy, pick.Why)
+		case winner != "" && winner != pick.WinnerID:
+			return d, "", model.Errorf(op, model.CodeMergeFailed, "name "+pick.WinnerID+" or choose another strategy",
+				"%s picks %s (%s), not %s", req.Strategy, pick.WinnerID, pick.Why, winner)
+		}
+		winner = pick.WinnerID
+	}
+	return d, winner, nil
 }
 
 // decision is the state a decision is taken on.
@@ -89,31 +138,10 @@ func validateMerge(req model.MergeRequest) error {
 	return nil
 }
 
-// apply carries out a permitted MERGE.
-func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest) (model.MergeResponse, error) {
+// apply carries out a MERGE checkMerge allowed, for winner.
+func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
 	const op = "MERGE"
-	c := d.Conflict
-	var winner string
-	if w := req.Resolution.WinnerID; w != nil && *w != "" {
-		if _, ok := c.Other(*w); !ok {
-			return model.MergeResponse{}, model.Errorf(op, model.CodeInvalidRequest, "name "+c.UnitA+" or "+c.UnitB,
-				"%q is not one of %s's units (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
-		}
-		winner = *w
-	}
-	if req.Strategy.Deterministic() {
-		pick := model.RulePick(req.Strategy, d.A.Contender(), d.B.Contender())
-		switch {
-		case pick.Tie:
-			return model.MergeResponse{}, model.Errorf(op, model.CodeMergeFailed, "try synthesis, vote or human_escalation",
-				"%s cannot decide: the units tie (%s)", req.Strategy, pick.Why)
-		case winner != "" && winner != pick.WinnerID:
-			return model.MergeResponse{}, model.Errorf(op, model.CodeMergeFailed, "name "+pick.WinnerID+" or choose another strategy",
-				"%s picks %s (%s), not %s", req.Strategy, pick.WinnerID, pick.Why, winner)
-		}
-		winner = pick.WinnerID
-	}
-	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale)}
+	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
 	o.epoch, o.err = tx.Tick()
 	o.now = s.now()
 	switch req.Strategy {
@@ -132,6 +160,23 @@ func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest) (model
 	return o.response()
 }
 
+// standing refuses a winner that another decision already superseded or
+// that its author retracted: it cannot prevail any more.
+func standing(d decision, winner string) error {
+	if winner == "" {
+		return nil
+	}
+	u := d.A.Unit
+	if winner == d.B.Unit.ID {
+		u = d.B.Unit
+	}
+	if u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted {
+		return model.Errorf("MERGE", model.CodeMergeFailed, "dismiss the conflict, or write a synthesis",
+			"%s cannot prevail: it is already %s", u.ID, u.Status)
+	}
+	return nil
+}
+
 // outcome gathers the effects of one decision; the first error stops the
 // rest (each step checks o.err).
 type outcome struct {
@@ -140,6 +185,7 @@ type outcome struct {
 	d         decision
 	by        string
 	rationale string
+	message   string // the offline message applied, "" for a live decision
 	epoch     int64
 	now       time.Time
 	err       error
@@ -277,10 +323,13 @@ func (o *outcome) log(op string, payload any) {
 	if o.err != nil {
 		return
 	}
+	p := map[string]any{"request": payload, "status": o.conflict.Status,
+		"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)}
+	if o.message != "" {
+		p["message_id"] = o.message
+	}
 	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
-		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now,
-		Payload: mustJSON(map[string]any{"request": payload, "status": o.conflict.Status,
-			"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)})})
+		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})
 }
 
 func (o *outcome) response() (model.MergeResponse, error) {

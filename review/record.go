@@ -72,6 +72,12 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 	return res, err
 }
 
+// CheckRecord applies RECORD's rules for the request itself to req (mode,
+// type, content, intent, confidence, relations), filling in its defaults
+// as RECORD does, for callers that store units by other means, such as an
+// import.
+func CheckRecord(req *model.RecordRequest) error { return validateRecord(req) }
+
 func validateRecord(req *model.RecordRequest) error {
 	const op = "RECORD"
 	if req.Mode == "" {
@@ -140,8 +146,8 @@ func joinTypes() string {
 	return strings.Join(names, ", ")
 }
 
-// openConflict records the conflict a contradicts relation declares,
-// marks both units contested and tells the target's author.
+// openConflict records the conflict a contradicts relation declares
+// (detected_by explicit): the target is unit A, the new unit B.
 func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time) (model.Conflict, error) {
 	if ct == "" {
 		ct = model.ConflictFactual
@@ -150,9 +156,32 @@ func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, 
 	if desc == "" {
 		desc = fmt.Sprintf("%s contradicts %s", unitID, r.TargetID)
 	}
-	c := model.Conflict{Type: ct, Status: model.StatusDetected, UnitA: r.TargetID, UnitB: unitID,
-		Description: desc, DetectedBy: model.DetectedExplicit, DetectedAt: now, Epoch: epoch, Version: 1}
-	var err error
+	return OpenConflict(tx, a, model.Conflict{Type: ct, UnitA: r.TargetID, UnitB: unitID,
+		Description: desc, DetectedBy: model.DetectedExplicit, DetectedAt: now, Epoch: epoch})
+}
+
+// OpenConflict records c, a conflict between two units already in the
+// field, in the caller's transaction, as RECORD does for a contradicts
+// relation: the conflict is stored as detected at version 1 (with the next
+// "conflict-NNN" id unless c.ID is set), both units become contested, a
+// DETECT event by detector is logged with unit B as its unit, and the
+// authors of both units are notified. c.Epoch and c.DetectedAt must be
+// set; its status and version are the function's.
+func OpenConflict(tx *store.Tx, detector model.Agent, c model.Conflict) (model.Conflict, error) {
+	if !c.Type.Valid() || !c.DetectedBy.Valid() || c.UnitA == "" || c.UnitB == "" || c.UnitA == c.UnitB {
+		return c, model.Errorf("DETECT", model.CodeInvalidRequest, "", "not a conflict: type %q, detected_by %q, units %q and %q",
+			c.Type, c.DetectedBy, c.UnitA, c.UnitB)
+	}
+	c.Status, c.Version = model.StatusDetected, 1
+	c.Escalation, c.VoteOpened, c.Resolution = nil, nil, nil
+	a, err := tx.Unit(c.UnitA)
+	if err != nil {
+		return c, err
+	}
+	b, err := tx.Unit(c.UnitB)
+	if err != nil {
+		return c, err
+	}
 	if c.ID, err = tx.InsertConflict(c); err != nil {
 		return c, err
 	}
@@ -161,18 +190,14 @@ func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, 
 			return c, err
 		}
 	}
-	if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "DETECT", AgentID: a.ID,
-		ConflictID: &c.ID, UnitID: &unitID, At: now, Payload: mustJSON(c)}); err != nil {
+	if _, err := tx.AppendEvent(model.Event{Epoch: c.Epoch, Operation: "DETECT", AgentID: detector.ID,
+		ConflictID: &c.ID, UnitID: &c.UnitB, At: c.DetectedAt, Payload: mustJSON(c)}); err != nil {
 		return c, err
 	}
-	target, err := tx.Unit(r.TargetID)
-	if err != nil {
-		return c, err
-	}
-	_, err = notify(tx, []string{target.Source.AgentID, a.ID}, model.Notification{
-		Event: model.EventConflictDetected, Epoch: epoch, CreatedAt: now, ConflictID: &c.ID,
-		MemoryUnitID: &unitID, RequiresAction: true,
-		Summary: fmt.Sprintf("%s: %s (%s) contradicts %s (%s)", c.ID, unitID, a.ID, target.ID, target.Source.AgentID),
+	_, err = notify(tx, []string{a.Source.AgentID, b.Source.AgentID}, model.Notification{
+		Event: model.EventConflictDetected, Epoch: c.Epoch, CreatedAt: c.DetectedAt, ConflictID: &c.ID,
+		MemoryUnitID: &c.UnitB, RequiresAction: true,
+		Summary: fmt.Sprintf("%s: %s (%s) contradicts %s (%s)", c.ID, b.ID, b.Source.AgentID, a.ID, a.Source.AgentID),
 	})
 	return c, err
 }
