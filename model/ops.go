@@ -49,6 +49,10 @@ type MergeResponse struct {
 	Status      ConflictStatus `json:"status"`
 	Conflict    Conflict       `json:"conflict"`
 	SideEffects SideEffects    `json:"side_effects"`
+	// Offline is set when the decision went to a decisions file instead
+	// of the field: Status and SideEffects are then what the field would
+	// become once it is applied.
+	Offline *OfflineRecord `json:"offline,omitempty"`
 }
 
 // VoteRequest casts or changes a vote on a pending_vote conflict.
@@ -69,4 +73,7 @@ type VoteResponse struct {
 	Changed     bool           `json:"changed"`
 	Closed      bool           `json:"closed"`
 	SideEffects SideEffects    `json:"side_effects"`
+	// Offline is set when the ballot went to a decisions file instead of
+	// the field (see MergeResponse.Offline).
+	Offline *OfflineRecord `json:"offline,omitempty"`
 }

@@ -17,6 +17,8 @@ import (
 type Service struct {
 	st  *store.Store
 	now func() time.Time
+	// decisionsOut is the decisions file of a read-only field ("" for none).
+	decisionsOut string
 }
 
 // New returns the rules over st.
@@ -46,9 +48,11 @@ func (s *Service) write(ctx context.Context, op string, fn func(*store.Tx) error
 	return err
 }
 
-// ReadOnly reports whether the field refuses writes, and why.
+// ReadOnly reports whether decisions are refused, and why: the field is
+// open read-only and no decisions file takes them instead (see
+// WithDecisionsOut and Offline).
 func (s *Service) ReadOnly() (bool, string) {
-	if !s.st.ReadOnly() {
+	if !s.st.ReadOnly() || s.offline() {
 		return false, ""
 	}
 	if s.st.ReadOnlyReason != "" {

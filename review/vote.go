@@ -16,33 +16,61 @@ import (
 // to a human operator (policy "escalate"). Casting a ballot does not
 // change the conflict's version: voters do not invalidate each other.
 func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteRequest) (model.VoteResponse, error) {
-	const op = "VOTE"
 	var resp model.VoteResponse
-	if strings.TrimSpace(req.Rationale) == "" {
-		return resp, model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
+	if err := validateVote(req); err != nil {
+		return resp, err
 	}
-	err := s.write(ctx, op, func(tx *store.Tx) error {
-		d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
-		if err != nil {
-			return err
-		}
-		c := d.Conflict
-		choice, err := resolveChoice(c, req.Choice)
-		if err != nil {
-			return err
-		}
-		if c.Status != model.StatusPendingVote {
-			return model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict",
-				"%s is not open for votes (it %s)", c.ID, describe(c))
-		}
-		if !d.Policy.MayVote(d.caller) {
-			return model.Errorf(op, model.CodeNotPermitted, "ask an eligible voter",
-				"%s may not vote here (needs authority %d%s)", d.caller.ID, d.Policy.VoterMinAuthority, rolesNote(d.Policy))
-		}
-		resp, err = s.cast(tx, d, choice, strings.TrimSpace(req.Rationale))
+	if s.offline() {
+		return s.voteOffline(ctx, callerID, req)
+	}
+	err := s.write(ctx, "VOTE", func(tx *store.Tx) (err error) {
+		resp, err = s.vote(tx, callerID, req, "")
 		return err
 	})
 	return resp, err
+}
+
+func validateVote(req model.VoteRequest) error {
+	if strings.TrimSpace(req.Rationale) == "" {
+		return model.Errorf("VOTE", model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
+	}
+	return nil
+}
+
+// vote checks a ballot as checkVote does and casts it in tx; messageID is
+// as for merge.
+func (s *Service) vote(tx *store.Tx, callerID string, req model.VoteRequest, messageID string) (model.VoteResponse, error) {
+	d, choice, err := s.checkVote(tx, callerID, req)
+	if err != nil {
+		return model.VoteResponse{}, err
+	}
+	return s.cast(tx, d, choice, strings.TrimSpace(req.Rationale), messageID)
+}
+
+// checkVote applies every rule of a ballot without writing anything: the
+// caller is registered and may vote, the conflict exists, is at the version
+// the caller saw and is put to a vote, and the choice is one of its units.
+// It returns the state the ballot is cast on and the unit chosen.
+func (s *Service) checkVote(tx *store.Tx, callerID string, req model.VoteRequest) (decision, string, error) {
+	const op = "VOTE"
+	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
+	if err != nil {
+		return d, "", err
+	}
+	c := d.Conflict
+	choice, err := resolveChoice(c, req.Choice)
+	if err != nil {
+		return d, "", err
+	}
+	if c.Status != model.StatusPendingVote {
+		return d, "", model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict",
+			"%s is not open for votes (it %s)", c.ID, describe(c))
+	}
+	if !d.Policy.MayVote(d.caller) {
+		return d, "", model.Errorf(op, model.CodeNotPermitted, "ask an eligible voter",
+			"%s may not vote here (needs authority %d%s)", d.caller.ID, d.Policy.VoterMinAuthority, rolesNote(d.Policy))
+	}
+	return d, choice, nil
 }
 
 // resolveChoice accepts a unit id of the conflict, or A / B.
@@ -67,9 +95,9 @@ func rolesNote(p model.Policy) string {
 	return " and one of the roles " + strings.Join(p.VoterRoles, ", ")
 }
 
-func (s *Service) cast(tx *store.Tx, d decision, choice, rationale string) (model.VoteResponse, error) {
+func (s *Service) cast(tx *store.Tx, d decision, choice, rationale, messageID string) (model.VoteResponse, error) {
 	c := d.Conflict
-	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, conflict: c}
+	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, conflict: c, message: messageID}
 	o.epoch, o.err = tx.Tick()
 	o.now = s.now()
 	resp := model.VoteResponse{Status: c.Status}

@@ -1,0 +1,88 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// DecodeDecision reads the MERGE request an offline decision message
+// carries (see WithDecisionsOut): a MERGE proper, or a ballot (strategy
+// vote with a winner_id). Unknown payload fields are ignored, so that the
+// decision history `arbiter export --decisions` writes reads back too.
+func DecodeDecision(env model.Envelope) (model.MergeRequest, error) {
+	var req model.MergeRequest
+	if err := env.Check(); err != nil {
+		return req, err
+	}
+	if env.Operation != "MERGE" {
+		return req, fmt.Errorf("operation %q is not MERGE", env.Operation)
+	}
+	dec := json.NewDecoder(bytes.NewReader(env.Payload))
+	if err := dec.Decode(&req); err != nil {
+		return req, fmt.Errorf("payload: %v", err)
+	}
+	switch {
+	case strings.TrimSpace(req.ConflictID) == "":
+		return req, fmt.Errorf("payload has no conflict_id")
+	case req.Strategy == "":
+		return req, fmt.Errorf("payload has no strategy")
+	case req.ExpectedVersion < 0:
+		return req, fmt.Errorf("payload.expected_version %d is negative", req.ExpectedVersion)
+	}
+	return req, nil
+}
+
+// ApplyDecision applies one offline decision to the field, as its agent,
+// in one transaction: the message's epoch is witnessed (the Lamport
+// receive rule), then the decision goes through Merge's or Vote's rules
+// with the conflict version it was made on, so that one whose conflict
+// changed since is refused with INVALID_TRANSITION. The MERGE or VOTE
+// event it writes keeps the message id: a message applied before is
+// reported as AlreadyApplied and changes nothing. A refused decision
+// changes nothing either, the clock included.
+func (s *Service) ApplyDecision(ctx context.Context, env model.Envelope) (model.ApplyResult, error) {
+	res := model.ApplyResult{MessageID: env.ID, AgentID: env.AgentID}
+	req, err := DecodeDecision(env)
+	if err != nil {
+		return res, model.Errorf("MERGE", model.CodeInvalidRequest, "", "message %s: %v", env.ID, err)
+	}
+	res.ConflictID = req.ConflictID
+	op := "MERGE"
+	ballot, isBallot := req.Ballot()
+	if isBallot {
+		op, err = "VOTE", validateVote(ballot)
+	} else {
+		err = validateMerge(req)
+	}
+	if err != nil {
+		return res, err
+	}
+	err = s.write(ctx, op, func(tx *store.Tx) error {
+		done, err := tx.MessageApplied(req.ConflictID, env.ID)
+		if err != nil || done {
+			res.AlreadyApplied = done
+			return err
+		}
+		if _, err := tx.Witness(env.Epoch); err != nil {
+			return err
+		}
+		if isBallot {
+			v, err := s.vote(tx, env.AgentID, ballot, env.ID)
+			res.Vote = &v
+			return err
+		}
+		m, err := s.merge(tx, env.AgentID, req, env.ID)
+		res.Merge = &m
+		return err
+	})
+	if err != nil {
+		res.Merge, res.Vote = nil, nil
+	}
+	return res, err
+}

@@ -1,0 +1,219 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+
+	"github.com/oklog/ulid/v2"
+	"golang.org/x/sys/unix"
+)
+
+// WithDecisionsOut makes decisions on a read-only field go to the
+// decisions file at path instead of failing with READ_ONLY: Merge and Vote
+// check the decision against the field with the rules they apply live,
+// then append it to the file as an Akashik MERGE message (one JSON line,
+// fsynced) for `arbiter apply` to replay on the live field later. On a
+// writable field the file is not used. An empty path turns this off.
+func (s *Service) WithDecisionsOut(path string) *Service {
+	s.decisionsOut = path
+	return s
+}
+
+// Offline returns the decisions file decisions go to, when they do: the
+// field is read-only and a decisions file was given.
+func (s *Service) Offline() (string, bool) {
+	if !s.offline() {
+		return "", false
+	}
+	return s.decisionsOut, true
+}
+
+func (s *Service) offline() bool { return s.decisionsOut != "" && s.st.ReadOnly() }
+
+// mergeOffline checks a validated MERGE in a read transaction and appends
+// it to the decisions file, with the version of the conflict it was
+// decided on. A deterministic strategy's winner is written out, so that
+// the decision applies only if the rule still picks the same unit.
+func (s *Service) mergeOffline(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
+	var resp model.MergeResponse
+	var seen int64
+	err := s.st.Read(ctx, func(tx *store.Tx) error {
+		d, winner, err := s.checkMerge(tx, callerID, req)
+		if err != nil {
+			return err
+		}
+		agents, err := tx.Agents()
+		if err != nil {
+			return err
+		}
+		if seen, err = tx.Epoch(); err != nil {
+			return err
+		}
+		f := model.Foresee(d.ConflictDetail, agents, req.Strategy, winner)
+		req.ExpectedVersion = d.Conflict.Version
+		if winner != "" {
+			req.Resolution.WinnerID = &winner
+		}
+		c := d.Conflict
+		c.Status = f.Status
+		resp = model.MergeResponse{Status: f.Status, Conflict: c, SideEffects: model.SideEffects{
+			SupersededUnits: nonNil(f.Superseded), NotifiedAgents: nonNil(f.Notified)}}
+		return nil
+	})
+	if err != nil {
+		return model.MergeResponse{}, err
+	}
+	rec, err := s.recordOffline(callerID, seen, req)
+	if err != nil {
+		return model.MergeResponse{}, err
+	}
+	resp.Offline = &rec
+	return resp, nil
+}
+
+// voteOffline checks a ballot in a read transaction and appends it to the
+// decisions file as a MERGE with strategy vote and the choice as
+// winner_id. The response tallies the ballots as they would stand.
+func (s *Service) voteOffline(ctx context.Context, callerID string, req model.VoteRequest) (model.VoteResponse, error) {
+	var resp model.VoteResponse
+	var seen int64
+	err := s.st.Read(ctx, func(tx *store.Tx) error {
+		d, choice, err := s.checkVote(tx, callerID, req)
+		if err != nil {
+			return err
+		}
+		if seen, err = tx.Epoch(); err != nil {
+			return err
+		}
+		req.Choice, req.ExpectedVersion = choice, d.Conflict.Version
+		resp = foreseeVote(d, choice, s.now())
+		return nil
+	})
+	if err != nil {
+		return model.VoteResponse{}, err
+	}
+	rec, err := s.recordOffline(callerID, seen, model.VoteAsMerge(req))
+	if err != nil {
+		return model.VoteResponse{}, err
+	}
+	resp.Offline = &rec
+	return resp, nil
+}
+
+// foreseeVote says what d's vote would look like with the caller's ballot
+// for choice: the tally, and whether it closes the vote and how.
+func foreseeVote(d decision, choice string, now time.Time) model.VoteResponse {
+	c := d.Conflict
+	resp := model.VoteResponse{Status: c.Status}
+	var ballots []model.Ballot
+	for _, b := range d.Ballots {
+		if b.VoterID == d.caller.ID {
+			resp.Changed = true
+			continue
+		}
+		ballots = append(ballots, b)
+	}
+	resp.Ballots = append(ballots, model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice, CastAt: now})
+	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
+	resp.SideEffects = model.SideEffects{SupersededUnits: []string{}, NotifiedAgents: []string{}}
+	switch result, winner := resp.Tally.Decide(c, d.Policy.Tie); result {
+	case model.VoteWon:
+		loser, _ := c.Other(winner)
+		resp.Status, resp.Closed = model.StatusResolved, true
+		resp.SideEffects.SupersededUnits = []string{loser}
+	case model.VoteTiedEscalate:
+		resp.Status, resp.Closed = model.StatusEscalated, true
+	}
+	c.Status = resp.Status
+	resp.Conflict = c
+	return resp
+}
+
+// recordOffline appends req as a MERGE message from callerID to the
+// decisions file. Its epoch follows the Lamport rule for a message sent
+// by someone who has seen the field at epoch seen and the file's earlier
+// messages: one more than the latest of them.
+func (s *Service) recordOffline(callerID string, seen int64, req model.MergeRequest) (model.OfflineRecord, error) {
+	id := ulid.MustNew(ulid.Timestamp(s.now()), ulid.DefaultEntropy()).String()
+	env, err := model.NewEnvelope(id, "MERGE", callerID, 0, req)
+	if err != nil {
+		return model.OfflineRecord{}, err
+	}
+	epoch, err := AppendDecision(s.decisionsOut, env, seen)
+	if err != nil {
+		return model.OfflineRecord{}, err
+	}
+	return model.OfflineRecord{File: s.decisionsOut, MessageID: id, Epoch: epoch}, nil
+}
+
+// AppendDecision appends env to the decisions file at path as one JSON
+// line and fsyncs it, holding an exclusive lock on the file meanwhile so
+// that several writers (a screen and a command line) take turns. env's
+// epoch becomes one more than the largest of seen and the epochs already
+// in the file; it is returned. A torn last line (a writer that died
+// mid-line) is cut off first.
+func AppendDecision(path string, env model.Envelope, seen int64) (int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return 0, fmt.Errorf("decisions file: %w", err)
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		return 0, fmt.Errorf("decisions file %s: lock: %w", path, err)
+	}
+	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return 0, fmt.Errorf("decisions file %s: %w", path, err)
+	}
+	end := len(data)
+	var prefix []byte
+	if last := bytes.LastIndexByte(data, '\n') + 1; last < len(data) {
+		if json.Valid(bytes.TrimSpace(data[last:])) {
+			prefix = []byte{'\n'} // a whole line without its newline
+		} else {
+			end = last // torn: drop it
+		}
+	}
+	env.Epoch = max(seen, maxEpoch(data[:end])) + 1
+	line, err := json.Marshal(env)
+	if err != nil {
+		return 0, err
+	}
+	line = append(append(prefix, line...), '\n')
+	if end < len(data) {
+		if err := f.Truncate(int64(end)); err != nil {
+			return 0, fmt.Errorf("decisions file %s: cut torn line: %w", path, err)
+		}
+	}
+	if _, err := f.WriteAt(line, int64(end)); err != nil {
+		return 0, fmt.Errorf("decisions file %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return 0, fmt.Errorf("decisions file %s: fsync: %w", path, err)
+	}
+	return env.Epoch, nil
+}
+
+// maxEpoch is the largest epoch of the messages in a decisions file's
+// text; lines that are not messages are skipped.
+func maxEpoch(data []byte) int64 {
+	var top int64
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		var e struct {
+			Epoch int64 `json:"epoch"`
+		}
+		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &e) == nil {
+			top = max(top, e.Epoch)
+		}
+	}
+	return top
+}

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+
+	"arbiter/model"
+)
+
+// Queries for importing Akashik SDK logs and for decisions made offline.
+
+// ConflictByPair finds the conflict between units a and b, whichever of
+// them is unit_a; ErrNotFound if there is none. When several exist (a
+// pair can be opened twice by different means) the oldest is returned.
+func (t *Tx) ConflictByPair(a, b string) (model.Conflict, error) {
+	c, err := scanConflict(t.row(`SELECT `+conflictCols+` FROM conflicts c
+		WHERE (c.unit_a = ? AND c.unit_b = ?) OR (c.unit_a = ? AND c.unit_b = ?)
+		ORDER BY c.seq LIMIT 1`, a, b, b, a))
+	return c, notFound(err)
+}
+
+// CommitUnit turns a draft unit into a committed, active one. A unit that
+// is not a draft is left alone; ErrNotFound if there is no such unit.
+func (t *Tx) CommitUnit(id string) error {
+	if ok, err := t.UnitExists(id); err != nil {
+		return err
+	} else if !ok {
+		return ErrNotFound
+	}
+	_, err := t.exec(`UPDATE units SET mode = 'committed', status = 'active' WHERE id = ? AND mode = 'draft'`, id)
+	return err
+}
+
+// MessageApplied reports whether a decision carried by the message with
+// this id was already applied to conflictID: the MERGE or VOTE event that
+// applied it keeps the id as payload.message_id.
+func (t *Tx) MessageApplied(conflictID, messageID string) (bool, error) {
+	var n int
+	err := t.row(`SELECT count(*) FROM events
+		WHERE conflict_id = ? AND operation IN ('MERGE', 'VOTE')
+		AND json_extract(payload, '$.message_id') = ?`, conflictID, messageID).Scan(&n)
+	return n > 0, err
+}
+
+// EachDecision calls fn with every MERGE and VOTE event of the log, oldest
+// first; fn's error stops the walk and is returned.
+func (t *Tx) EachDecision(fn func(model.Event) error) error {
+	rows, err := t.query(`SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at
+		FROM events WHERE operation IN ('MERGE', 'VOTE') ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e model.Event
+		var conflict, unit sql.NullString
+		var payload, at string
+		if err := rows.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &conflict, &unit, &payload, &at); err != nil {
+			return err
+		}
+		e.ConflictID, e.UnitID, e.At = strPtr(conflict), strPtr(unit), parseTime(at)
+		e.Payload = json.RawMessage(payload)
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
