@@ -1,0 +1,393 @@
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/internal/akashiklog"
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+)
+
+// How an Akashik SDK log maps onto a field (docs/akashik-interop.md).
+const (
+	// SourceAkashikJSONL names the SDK's JSONL file log, in commands and
+	// in the provenance of the events an import writes.
+	SourceAkashikJSONL = "akashik-jsonl"
+	// PlaceholderAgent records the entries whose event has a null agent.
+	PlaceholderAgent = "akashik-sdk"
+	// PlaceholderRole is the placeholder agent's role.
+	PlaceholderRole = "sdk"
+	// UnregisteredRole is the role of an agent that records entries but
+	// never REGISTERed in the log.
+	UnregisteredRole = "unregistered"
+	// ImportedAuthority is every imported agent's authority: a standard
+	// agent, who records and escalates but does not decide at level 3.
+	ImportedAuthority = model.AuthorityStandard
+	// DefaultScore and DefaultReasoning stand in for a RECORD without
+	// confidence: committed units need both.
+	DefaultScore     = 0.5
+	DefaultReasoning = "imported without confidence"
+	// NoReason stands in for a confidence without a reason.
+	NoReason = "imported without a reason"
+)
+
+// Count is how many of something an import found new and already there.
+type Count struct {
+	New      int `json:"new"`
+	Existing int `json:"existing"`
+}
+
+// ImportReport is what an import read and did.
+type ImportReport struct {
+	Events int `json:"events"`
+	// TornLine is the torn last line skipped, 0 when there was none.
+	TornLine  int                  `json:"torn_line,omitempty"`
+	Anomalies []akashiklog.Anomaly `json:"anomalies,omitempty"`
+	Agents    Count                `json:"agents"`
+	Units     Count                `json:"units"`
+	Conflicts Count                `json:"conflicts"`
+	// StatusesChanged counts units already in the field whose status the
+	// log moved on (superseded, retracted, a draft committed).
+	StatusesChanged int `json:"statuses_changed"`
+	// PairsSkipped counts conflicting pairs left alone because one of the
+	// units no longer stands in the field (superseded or retracted there).
+	PairsSkipped int `json:"pairs_skipped"`
+	// Epoch is the field's clock after the import.
+	Epoch int64 `json:"epoch"`
+}
+
+// ImportAkashik folds the SDK log into the field as one write transaction,
+// so that a failure leaves nothing half imported. It replays the log in
+// the SDK's order (akashiklog.Replay) and then:
+//
+//   - registers every agent the log names (kind agent, authority 4, the
+//     REGISTER's role; "unregistered" for agents that only record, and
+//     PlaceholderAgent for entries of the null agent); agents already in
+//     the field are left as they are;
+//   - records every entry as a unit with the entry id as its id (see
+//     docs/akashik-interop.md for each field), at an epoch from the field's
+//     clock after witnessing the RECORD's lamport, so the field's clock
+//     passes the log's; an entry already in the field keeps its unit, whose
+//     status only moves forward (superseded and retracted are final, a
+//     draft the log commits becomes active), so the field's own decisions
+//     are never undone;
+//   - opens a conflict (factual, detected_by logical) for every pair the
+//     SDK's rule finds (akashiklog.Reckon) that the field does not already
+//     hold in either order, through review.OpenConflict: both units become
+//     contested, a DETECT event is logged and both authors are notified.
+//
+// Importing the same log again, or the same log grown, adds only what is
+// new. now stamps the rows the import writes itself.
+func ImportAkashik(ctx context.Context, st *store.Store, log *akashiklog.Log, now time.Time) (ImportReport, error) {
+	rep := ImportReport{Events: len(log.Events), TornLine: log.TornLine}
+	state := akashiklog.Replay(log.Events)
+	rep.Anomalies = state.Anomalies
+	var maxLamport int64
+	lines := make(map[string]int, len(log.Events))
+	for _, e := range log.Events {
+		maxLamport = max(maxLamport, e.Lamport)
+		lines[e.EventID] = e.Line
+	}
+	err := st.Write(ctx, func(tx *store.Tx) error {
+		im := importer{tx: tx, state: state, now: now.UTC(), rep: &rep, agents: map[string]model.Agent{}, lines: lines}
+		if err := im.importAgents(); err != nil {
+			return err
+		}
+		for _, e := range state.Entries {
+			if err := im.importEntry(e); err != nil {
+				return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
+			}
+		}
+		for _, p := range akashiklog.Reckon(state) {
+			if err := im.importPair(p); err != nil {
+				return fmt.Errorf("conflict between %s and %s: %w", p.A.ID, p.B.ID, err)
+			}
+		}
+		// The clock passes the log's: witness its latest lamport, unless
+		// nothing was written and the clock is past it already (so that
+		// importing the same log again writes nothing).
+		epoch, err := tx.Epoch()
+		if err != nil {
+			return err
+		}
+		if im.wrote || maxLamport >= epoch {
+			if epoch, err = tx.Witness(maxLamport); err != nil {
+				return err
+			}
+		}
+		rep.Epoch = epoch
+		return nil
+	})
+	return rep, err
+}
+
+// importer carries one import's transaction and what it learnt so far.
+type importer struct {
+	tx     *store.Tx
+	state  *akashiklog.State
+	now    time.Time
+	rep    *ImportReport
+	agents map[string]model.Agent
+	lines  map[string]int // RECORD event id → its line
+	wrote  bool
+}
+
+// agentOf is the field agent who recorded an entry.
+func agentOf(e *akashiklog.Entry) string {
+	if e.Agent == nil {
+		return PlaceholderAgent
+	}
+	return *e.Agent
+}
+
+// importAgents registers the log's agents, then those who only appear as
+// the agent of an entry, then the placeholder if an entry needs it.
+func (im *importer) importAgents() error {
+	var want []model.Agent
+	seen := map[string]bool{}
+	add := func(a model.Agent) {
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			want = append(want, a)
+		}
+	}
+	for _, a := range im.state.Agents {
+		role, status := a.Role, model.AgentIdle
+		if !a.Registered || strings.TrimSpace(role) == "" {
+			role = UnregisteredRole
+		}
+		if a.Deregistered {
+			status = model.AgentOffline
+		}
+		add(model.Agent{ID: a.ID, Role: role, Status: status})
+	}
+	for _, e := range im.state.Entries {
+		switch {
+		case e.Agent == nil:
+			add(model.Agent{ID: PlaceholderAgent, Role: PlaceholderRole})
+		default:
+			add(model.Agent{ID: *e.Agent, Role: UnregisteredRole})
+		}
+	}
+	for _, a := range want {
+		existing, err := im.tx.Agent(a.ID)
+		if err == nil {
+			im.agents[a.ID] = existing
+			im.rep.Agents.Existing++
+			continue
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		a.Kind, a.Authority, a.RegisteredAt = model.KindAgent, ImportedAuthority, im.now
+		if a, err = review.RegisterIn(im.tx, a); err != nil {
+			return fmt.Errorf("agent %q: %w", a.ID, err)
+		}
+		im.agents[a.ID] = a
+		im.rep.Agents.New++
+		im.wrote = true
+	}
+	return nil
+}
+
+// unitStatus maps an SDK status onto a unit's mode and status.
+func unitStatus(s akashiklog.Status) (model.Mode, model.UnitStatus) {
+	switch s {
+	case akashiklog.StatusDraft:
+		return model.ModeDraft, model.UnitDraft
+	case akashiklog.StatusSuperseded:
+		return model.ModeCommitted, model.UnitSuperseded
+	case akashiklog.StatusRetracted:
+		return model.ModeCommitted, model.UnitRetracted
+	}
+	return model.ModeCommitted, model.UnitActive
+}
+
+// unitType is the entry's "type" when it names a unit type, else finding.
+func unitType(raw json.RawMessage) model.UnitType {
+	var e struct {
+		Type any `json:"type"`
+	}
+	if json.Unmarshal(raw, &e) == nil {
+		if s, ok := e.Type.(string); ok && model.UnitType(s).Valid() {
+			return model.UnitType(s)
+		}
+	}
+	return model.TypeFinding
+}
+
+// EntryRecord is the RECORD an entry amounts to, by the mapping of
+// docs/akashik-interop.md.
+func EntryRecord(e *akashiklog.Entry) model.RecordRequest {
+	mode, _ := unitStatus(e.Status)
+	score, reasoning := DefaultScore, DefaultReasoning
+	if c := e.Confidence; c != nil {
+		score, reasoning = c.Score, c.Reason
+		if strings.TrimSpace(reasoning) == "" {
+			reasoning = NoReason
+		}
+	}
+	req := model.RecordRequest{
+		Mode: mode, Type: unitType(e.Raw), Content: akashiklog.EntryMarkdown(e.Raw),
+		Intent:     model.Intent{Purpose: e.Intent},
+		Confidence: model.Confidence{Score: &score, Reasoning: reasoning, Evidence: []string{}, Assumptions: []string{}},
+		Relations:  []model.Relation{},
+	}
+	if e.Supersedes != "" {
+		req.Relations = append(req.Relations, model.Relation{Type: model.RelSupersedes, TargetID: e.Supersedes,
+			Description: "the Akashik entry supersedes it"})
+	}
+	return req
+}
+
+func (im *importer) importEntry(e *akashiklog.Entry) error {
+	u, err := im.tx.Unit(e.ID)
+	switch {
+	case err == nil:
+		im.rep.Units.Existing++
+		return im.moveOn(u, e)
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	req := EntryRecord(e)
+	if err := review.CheckRecord(&req); err != nil {
+		return err
+	}
+	if e.Supersedes != "" {
+		if ok, err := im.tx.UnitExists(e.Supersedes); err != nil {
+			return err
+		} else if !ok {
+			req.Relations = nil // Replay reported it as an anomaly
+		}
+	}
+	agent := im.agents[agentOf(e)]
+	epoch, err := im.tx.Witness(e.Lamport)
+	if err != nil {
+		return err
+	}
+	_, status := unitStatus(e.Status)
+	u = model.Unit{ID: e.ID, Mode: req.Mode, Type: req.Type, Content: req.Content, Intent: req.Intent,
+		Confidence: req.Confidence, Relations: req.Relations, Status: status, Epoch: epoch,
+		Source: model.Source{AgentID: agent.ID, AgentRole: agent.Role, Timestamp: time.UnixMilli(e.WallTime).UTC()}}
+	if _, err := im.tx.InsertUnit(u); err != nil {
+		return err
+	}
+	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "RECORD", AgentID: agent.ID, UnitID: &u.ID,
+		At: im.now, Payload: provenance(e, map[string]any{"status": e.Status})}); err != nil {
+		return err
+	}
+	im.rep.Units.New++
+	im.wrote = true
+	return nil
+}
+
+func provenance(e *akashiklog.Entry, extra map[string]any) json.RawMessage {
+	p := map[string]any{"source": SourceAkashikJSONL, "event_id": e.EventID, "lamport": e.Lamport,
+		"wall_time": e.WallTime}
+	if e.Supersedes != "" {
+		p["supersedes"] = e.Supersedes
+	}
+	for k, v := range extra {
+		p[k] = v
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+// moveOn brings a unit already in the field forward to the log's status
+// for its entry: never back, so a decision the field took stands.
+func (im *importer) moveOn(u model.Unit, e *akashiklog.Entry) error {
+	_, want := unitStatus(e.Status)
+	final := u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted
+	switch {
+	case final || want == u.Status:
+		return nil
+	case want == model.UnitSuperseded || want == model.UnitRetracted:
+		if err := im.tx.SetUnitStatus(u.ID, want); err != nil {
+			return err
+		}
+	case want == model.UnitActive && u.Mode == model.ModeDraft:
+		if err := im.tx.CommitUnit(u.ID); err != nil {
+			return err
+		}
+		if err := im.recontest(u.ID); err != nil {
+			return err
+		}
+	default:
+		return nil
+	}
+	epoch, err := im.tx.Tick()
+	if err != nil {
+		return err
+	}
+	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.Source.AgentID,
+		UnitID: &u.ID, At: im.now, Payload: provenance(e, map[string]any{"from": u.Status, "status": want})}); err != nil {
+		return err
+	}
+	im.rep.StatusesChanged++
+	im.wrote = true
+	return nil
+}
+
+// recontest marks a newly committed unit contested if a conflict about it
+// is still open, as a unit in an open conflict is.
+func (im *importer) recontest(id string) error {
+	cs, err := im.tx.ConflictsOfUnit(id)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.Status.Open() {
+			return im.tx.SetUnitStatus(id, model.UnitContested)
+		}
+	}
+	return nil
+}
+
+// PairDescription is the conflict description for a pair the SDK's rule found.
+func PairDescription(p akashiklog.Pair) string {
+	return fmt.Sprintf("Akashik entries on topic %q disagree on %s", p.A.Topic, strings.Join(p.Keys, ", "))
+}
+
+func (im *importer) importPair(p akashiklog.Pair) error {
+	_, err := im.tx.ConflictByPair(p.A.ID, p.B.ID)
+	switch {
+	case err == nil:
+		im.rep.Conflicts.Existing++
+		return nil
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	for _, id := range []string{p.A.ID, p.B.ID} {
+		u, err := im.tx.Unit(id)
+		if err != nil {
+			return err
+		}
+		if u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted {
+			im.rep.PairsSkipped++
+			return nil
+		}
+	}
+	epoch, err := im.tx.Tick()
+	if err != nil {
+		return err
+	}
+	if _, err := review.OpenConflict(im.tx, im.agents[agentOf(p.B)], model.Conflict{
+		Type: model.ConflictFactual, UnitA: p.A.ID, UnitB: p.B.ID, Description: PairDescription(p),
+		DetectedBy: model.DetectedLogical, DetectedAt: im.now, Epoch: epoch,
+	}); err != nil {
+		return err
+	}
+	im.rep.Conflicts.New++
+	im.wrote = true
+	return nil
+}
