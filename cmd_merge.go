@@ -65,6 +65,10 @@ since you read it. --json prints the MERGE response.`,
 			if f.json {
 				return writeJSON(a.stdout, resp)
 			}
+			if resp.Offline != nil {
+				printOfflineMerge(a.stdout, resp)
+				return nil
+			}
 			printMerge(a.stdout, resp)
 			return nil
 		}),

@@ -72,10 +72,12 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	pf.String("db", "", "the field's file (env ARBITER_DB)")
 	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
+	pf.String("decisions-out", "", "on a read-only field, append decisions to FILE for arbiter apply (env ARBITER_DECISIONS_OUT)")
 	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
 		a.showCmd(), a.mergeCmd(), a.voteCmd(), a.inboxCmd())
+	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
 	return root
 }
 
@@ -98,6 +100,12 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
+// exitStatus ends a command that has already said everything it had to
+// with an exit code other than 0.
+type exitStatus struct{ code int }
+
+func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 var errNoField = usageErrorf("no field given: use --db FILE or ARBITER_DB")
 
 // report prints err, if any, and returns the exit code. A protocol error
@@ -106,6 +114,10 @@ var errNoField = usageErrorf("no field given: use --db FILE or ARBITER_DB")
 func (a *app) report(cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
+	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		return es.code
 	}
 	var ue *usageError
 	if !a.started || errors.As(err, &ue) {
@@ -136,8 +148,17 @@ func (a *app) config(cmd *cobra.Command) (config.Config, error) {
 	return config.Load(cmd.Flags())
 }
 
-// withField opens the configured field, runs fn on its rules and closes it.
+// withField opens the configured field, runs fn on its rules and closes
+// it. On a read-only field, decisions go to the decisions file if one is
+// configured.
 func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.Context, *review.Service) error) error {
+	return a.withStore(ctx, cfg, func(ctx context.Context, st *store.Store) error {
+		return fn(ctx, review.New(st).WithDecisionsOut(cfg.DecisionsOut))
+	})
+}
+
+// withStore opens the configured field, runs fn on it and closes it.
+func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, *store.Store) error) error {
 	if cfg.DB == "" {
 		return errNoField
 	}
@@ -149,7 +170,7 @@ func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.
 	if st.ReadOnlyReason != "" {
 		fmt.Fprintf(a.stderr, "arbiter: opened read-only: %s\n", st.ReadOnlyReason)
 	}
-	return fn(ctx, review.New(st))
+	return fn(ctx, st)
 }
 
 // fieldCommand is the shape of most commands: load the settings, open the

@@ -40,6 +40,10 @@ a tie stays open or goes to a human operator, as the field's policy says.
 			if asJSON {
 				return writeJSON(a.stdout, resp)
 			}
+			if resp.Offline != nil {
+				printOfflineVote(a.stdout, resp)
+				return nil
+			}
 			printVote(a.stdout, cfg.As, resp)
 			return nil
 		}),
