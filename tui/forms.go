@@ -92,8 +92,6 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.sel = max(0, f.sel-1)
 		case key.Matches(msg, k.Down):
 			f.sel = min(len(f.choices)-1, f.sel+1)
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
 		}
 		f.pickDefaultWinner()
 	case fieldWinner:
@@ -103,8 +101,6 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.winner = c.UnitA
 		case "b", "B", "right", "l":
 			f.winner = c.UnitB
-		case "q":
-			return tea.Quit
 		}
 	case fieldRationale:
 		f.rationale, cmd = f.rationale.Update(msg)
@@ -226,8 +222,6 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.choice = c.UnitA
 		case "b", "B", "right", "l":
 			f.choice = c.UnitB
-		case "q":
-			return tea.Quit
 		}
 		return nil
 	}

@@ -24,6 +24,9 @@ func (m *Model) shortHelpKeys() []key.Binding {
 		}
 		return b
 	case screenVote:
+		if m.vote != nil && m.vote.confirming {
+			return []key.Binding{k.Confirm, k.Cancel}
+		}
 		return []key.Binding{k.Next, k.Submit, k.Back}
 	}
 	return nil
