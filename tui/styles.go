@@ -70,7 +70,7 @@ func NewStyles(t Theme) Styles {
 	s.Error = lipgloss.NewStyle().Foreground(red).Bold(true)
 	s.Success = lipgloss.NewStyle().Foreground(green).Bold(true)
 	s.Warn = lipgloss.NewStyle().Foreground(yellow)
-	s.Selected = lipgloss.NewStyle().Background(selBg).Foreground(fg).Bold(true)
+	s.Selected = lipgloss.NewStyle().Background(selBg).Foreground(fg).Bold(true).Reverse(t.NoColor)
 	s.Row = lipgloss.NewStyle().Foreground(fg)
 	s.Filter = lipgloss.NewStyle().Foreground(accent)
 	s.Pane = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1)
