@@ -91,15 +91,15 @@ func importFailed(err error) error {
 }
 
 // noteAnomalies tells, on stderr, of the log's events the SDK's replay
-// could not apply as written (it skips them too).
+// could not apply as written; the import replays them as the SDK does.
 func (a *app) noteAnomalies(path string, anomalies []akashiklog.Anomaly) {
-	const most = 10
+	const most = 5
 	for i, an := range anomalies {
 		if i == most {
-			fmt.Fprintf(a.stderr, "arbiter: %s: ... and %d more events the SDK's replay skips too\n", clean(path), len(anomalies)-most)
+			fmt.Fprintf(a.stderr, "arbiter: %s: ... and %d more such events\n", clean(path), len(anomalies)-most)
 			break
 		}
-		fmt.Fprintf(a.stderr, "arbiter: %s: line %d: %s (the SDK's replay skips it too)\n", clean(path), an.Line, clean(an.Reason))
+		fmt.Fprintf(a.stderr, "arbiter: %s: note: line %d %s; replayed as the SDK does\n", clean(path), an.Line, clean(an.Reason))
 	}
 }
 

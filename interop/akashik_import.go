@@ -99,10 +99,8 @@ func ImportAkashik(ctx context.Context, st *store.Store, log *akashiklog.Log, no
 		if err := im.importAgents(); err != nil {
 			return err
 		}
-		for _, e := range state.Entries {
-			if err := im.importEntry(e); err != nil {
-				return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
-			}
+		if err := im.importEntries(); err != nil {
+			return err
 		}
 		for _, p := range akashiklog.Reckon(state) {
 			if err := im.importPair(p); err != nil {
@@ -136,6 +134,49 @@ type importer struct {
 	agents map[string]model.Agent
 	lines  map[string]int // RECORD event id → its line
 	wrote  bool
+	// epoch is the field's clock while entries are imported: kept here and
+	// written once at the end, with the same values the Lamport rule would
+	// give event by event.
+	epoch int64
+}
+
+// importEntries records or moves on every entry, in replay order.
+func (im *importer) importEntries() error {
+	ids := make([]string, len(im.state.Entries))
+	for i, e := range im.state.Entries {
+		ids[i] = e.ID
+	}
+	existing, err := im.tx.Standings(ids)
+	if err != nil {
+		return err
+	}
+	start, err := im.tx.Epoch()
+	if err != nil {
+		return err
+	}
+	im.epoch = start
+	for _, e := range im.state.Entries {
+		var err error
+		if s, ok := existing[e.ID]; ok {
+			im.rep.Units.Existing++
+			err = im.moveOn(e, s)
+		} else {
+			err = im.importEntry(e)
+		}
+		if err != nil {
+			return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
+		}
+	}
+	if im.epoch > start {
+		_, err = im.tx.Witness(im.epoch - 1)
+	}
+	return err
+}
+
+// witness applies the Lamport receive rule to the import's clock.
+func (im *importer) witness(lamport int64) int64 {
+	im.epoch = max(im.epoch, lamport) + 1
+	return im.epoch
 }
 
 // agentOf is the field agent who recorded an entry.
@@ -247,32 +288,17 @@ func EntryRecord(e *akashiklog.Entry) model.RecordRequest {
 }
 
 func (im *importer) importEntry(e *akashiklog.Entry) error {
-	u, err := im.tx.Unit(e.ID)
-	switch {
-	case err == nil:
-		im.rep.Units.Existing++
-		return im.moveOn(u, e)
-	case !errors.Is(err, store.ErrNotFound):
-		return err
-	}
 	req := EntryRecord(e)
 	if err := review.CheckRecord(&req); err != nil {
 		return err
 	}
-	if e.Supersedes != "" {
-		if ok, err := im.tx.UnitExists(e.Supersedes); err != nil {
-			return err
-		} else if !ok {
-			req.Relations = nil // Replay reported it as an anomaly
-		}
+	if e.Supersedes != "" && im.state.Entry(e.Supersedes) == nil {
+		req.Relations = nil // Replay reported it as an anomaly
 	}
 	agent := im.agents[agentOf(e)]
-	epoch, err := im.tx.Witness(e.Lamport)
-	if err != nil {
-		return err
-	}
+	epoch := im.witness(e.Lamport)
 	_, status := unitStatus(e.Status)
-	u = model.Unit{ID: e.ID, Mode: req.Mode, Type: req.Type, Content: req.Content, Intent: req.Intent,
+	u := model.Unit{ID: e.ID, Mode: req.Mode, Type: req.Type, Content: req.Content, Intent: req.Intent,
 		Confidence: req.Confidence, Relations: req.Relations, Status: status, Epoch: epoch,
 		Source: model.Source{AgentID: agent.ID, AgentRole: agent.Role, Timestamp: time.UnixMilli(e.WallTime).UTC()}}
 	if _, err := im.tx.InsertUnit(u); err != nil {
@@ -305,32 +331,29 @@ func provenance(e *akashiklog.Entry, extra map[string]any) json.RawMessage {
 
 // moveOn brings a unit already in the field forward to the log's status
 // for its entry: never back, so a decision the field took stands.
-func (im *importer) moveOn(u model.Unit, e *akashiklog.Entry) error {
+func (im *importer) moveOn(e *akashiklog.Entry, u store.Standing) error {
 	_, want := unitStatus(e.Status)
 	final := u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted
 	switch {
 	case final || want == u.Status:
 		return nil
 	case want == model.UnitSuperseded || want == model.UnitRetracted:
-		if err := im.tx.SetUnitStatus(u.ID, want); err != nil {
+		if err := im.tx.SetUnitStatus(e.ID, want); err != nil {
 			return err
 		}
 	case want == model.UnitActive && u.Mode == model.ModeDraft:
-		if err := im.tx.CommitUnit(u.ID); err != nil {
+		if err := im.tx.CommitUnit(e.ID); err != nil {
 			return err
 		}
-		if err := im.recontest(u.ID); err != nil {
+		if err := im.recontest(e.ID); err != nil {
 			return err
 		}
 	default:
 		return nil
 	}
-	epoch, err := im.tx.Tick()
-	if err != nil {
-		return err
-	}
-	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.Source.AgentID,
-		UnitID: &u.ID, At: im.now, Payload: provenance(e, map[string]any{"from": u.Status, "status": want})}); err != nil {
+	epoch := im.witness(0)
+	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.AgentID,
+		UnitID: &e.ID, At: im.now, Payload: provenance(e, map[string]any{"from": u.Status, "status": want})}); err != nil {
 		return err
 	}
 	im.rep.StatusesChanged++

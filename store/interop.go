@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"strings"
 
 	"arbiter/model"
 )
@@ -65,4 +66,43 @@ func (t *Tx) EachDecision(fn func(model.Event) error) error {
 		}
 	}
 	return rows.Err()
+}
+
+// Standing is where a unit stands: enough to tell whether it changed.
+type Standing struct {
+	Mode    model.Mode
+	Status  model.UnitStatus
+	AgentID string
+}
+
+// Standings returns the standing of those of ids that are units of the
+// field; ids that are not are missing from the map.
+func (t *Tx) Standings(ids []string) (map[string]Standing, error) {
+	const chunk = 500
+	out := make(map[string]Standing, len(ids))
+	for len(ids) > 0 {
+		n := min(chunk, len(ids))
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		rows, err := t.query(`SELECT id, mode, status, agent_id FROM units WHERE id IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id string
+			var s Standing
+			if err := rows.Scan(&id, &s.Mode, &s.Status, &s.AgentID); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = s
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		ids = ids[n:]
+	}
+	return out, nil
 }
