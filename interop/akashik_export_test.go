@@ -120,6 +120,14 @@ func TestSynthesisIsExportedAsANewEntryThatSupersedesBothOriginals(t *testing.T)
 	path := writeLog(t, t.TempDir(), "", scenario()...)
 	importLog(t, f, path)
 	c := conflicts(t, f)[0]
+	score := 0.5
+	for range 5 { // the field's own units: the synthesis gets a higher id than a fresh field would give it
+		if _, err := f.Svc.Record(context.Background(), operator, model.RecordRequest{Type: model.TypeFinding,
+			Content: "an earlier finding", Intent: model.Intent{Purpose: "record something"},
+			Confidence: model.Confidence{Score: &score, Reasoning: "as the test needs"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	text := "p99 is **40 ms** in the lab and **90 ms** in production: cold caches."
 	resp := decide(t, f, model.MergeRequest{ConflictID: c.ID, Strategy: model.Synthesis,
 		Resolution: model.MergeResolution{Synthesis: &text, Rationale: "both are right, in their setting"}})
@@ -146,6 +154,15 @@ func TestSynthesisIsExportedAsANewEntryThatSupersedesBothOriginals(t *testing.T)
 	importLog(t, g, path)
 	if g.Status(t, e1) != model.UnitSuperseded || g.Status(t, e2) != model.UnitSuperseded || g.Status(t, newID) != model.UnitActive {
 		t.Errorf("fresh import: %s, %s, synthesis %s", g.Status(t, e1), g.Status(t, e2), g.Status(t, newID))
+	}
+	// The synthesis keeps its arbiter id, and the ids the new field gives
+	// later do not collide with it.
+	for i := range 12 {
+		if _, err := g.Svc.Record(context.Background(), operator, model.RecordRequest{Type: model.TypeFinding,
+			Content: "a later finding", Intent: model.Intent{Purpose: "keep recording"},
+			Confidence: model.Confidence{Score: &score, Reasoning: "as the test needs"}}); err != nil {
+			t.Fatalf("record %d after importing %s: %v", i, newID, err)
+		}
 	}
 	// Back into the field it came from: the synthesis unit is already there.
 	if rep := importLog(t, f, path); rep.Units.New != 0 {

@@ -161,7 +161,9 @@ func (im *importer) importEntries() error {
 			im.rep.Units.Existing++
 			err = im.moveOn(e, s)
 		} else {
-			err = im.importEntry(e)
+			_, known := existing[e.Supersedes]
+			err = im.importEntry(e, known)
+			existing[e.ID] = store.Standing{}
 		}
 		if err != nil {
 			return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
@@ -287,12 +289,15 @@ func EntryRecord(e *akashiklog.Entry) model.RecordRequest {
 	return req
 }
 
-func (im *importer) importEntry(e *akashiklog.Entry) error {
+// importEntry records a new entry; predecessorKnown says whether the
+// entry it supersedes, if any, is in the field already (a relation's
+// target must exist when it is written).
+func (im *importer) importEntry(e *akashiklog.Entry, predecessorKnown bool) error {
 	req := EntryRecord(e)
 	if err := review.CheckRecord(&req); err != nil {
 		return err
 	}
-	if e.Supersedes != "" && im.state.Entry(e.Supersedes) == nil {
+	if !predecessorKnown {
 		req.Relations = nil // Replay reported it as an anomaly
 	}
 	agent := im.agents[agentOf(e)]
@@ -302,6 +307,9 @@ func (im *importer) importEntry(e *akashiklog.Entry) error {
 		Confidence: req.Confidence, Relations: req.Relations, Status: status, Epoch: epoch,
 		Source: model.Source{AgentID: agent.ID, AgentRole: agent.Role, Timestamp: time.UnixMilli(e.WallTime).UTC()}}
 	if _, err := im.tx.InsertUnit(u); err != nil {
+		return err
+	}
+	if err := im.tx.AlignSeq(u.ID); err != nil { // a synthesis arbiter exported
 		return err
 	}
 	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "RECORD", AgentID: agent.ID, UnitID: &u.ID,

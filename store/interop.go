@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"arbiter/model"
@@ -105,4 +106,22 @@ func (t *Tx) Standings(ids []string) (map[string]Standing, error) {
 		ids = ids[n:]
 	}
 	return out, nil
+}
+
+// AlignSeq moves a unit stored with an id of arbiter's own form (mem-NNN)
+// but another sequence number to sequence number NNN, when that is free,
+// so that the ids arbiter gives later (from the largest seq) never collide
+// with it. Other ids are left alone.
+func (t *Tx) AlignSeq(id string) error {
+	digits, ok := strings.CutPrefix(id, "mem-")
+	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	_, err = t.exec(`UPDATE units SET seq = ? WHERE id = ? AND seq <> ?
+		AND NOT EXISTS (SELECT 1 FROM units WHERE seq = ?)`, n, id, n, n)
+	return err
 }
