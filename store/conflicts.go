@@ -55,9 +55,11 @@ func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Confl
 
 // Conflict looks up a conflict; ErrNotFound if there is none.
 func (t *Tx) Conflict(id string) (model.Conflict, error) {
-	c, err := scanConflict(t.row(`SELECT `+conflictCols+` FROM conflicts c WHERE c.id = ?`, id))
+	c, err := scanConflict(t.row(conflictSQL, id))
 	return c, notFound(err)
 }
+
+const conflictSQL = `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.id = ?`
 
 // mutableCols are the columns a decision changes; mutableArgs gives c's
 // values for them in the same order.
@@ -95,15 +97,22 @@ func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
 		}
 		seq, c.ID = s, id
 	}
-	args := append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
-		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch}, mutableArgs(c)...)
-	_, err := t.exec(`INSERT INTO conflicts (seq, id, type, unit_a, unit_b, description, detected_by,
-		detected_at, epoch, version, `+mutableCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	if err != nil {
+	c.Version = 1
+	if _, err := t.exec(insertConflictSQL, conflictArgs(seq, c)...); err != nil {
 		return "", err
 	}
 	return c.ID, nil
+}
+
+const insertConflictSQL = `INSERT INTO conflicts (seq, id, type, unit_a, unit_b, description, detected_by,
+	detected_at, epoch, version, ` + mutableCols + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// conflictArgs are insertConflictSQL's arguments for c stored at seq (nil:
+// the next rowid).
+func conflictArgs(seq any, c model.Conflict) []any {
+	return append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
+		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch, c.Version}, mutableArgs(c)...)
 }
 
 // UpdateConflict writes c's status, escalation, vote and resolution if the
@@ -111,9 +120,7 @@ func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
 // one (c.Version is ignored). ErrStale otherwise: nothing is written.
 func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
 	args := append(mutableArgs(c), c.ID, expect)
-	r, err := t.exec(`UPDATE conflicts SET (`+mutableCols+`) =
-		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), version = version + 1
-		WHERE id = ? AND version = ?`, args...)
+	r, err := t.exec(updateConflictSQL, args...)
 	if err != nil {
 		return err
 	}
@@ -123,10 +130,13 @@ func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
 	return nil
 }
 
+const updateConflictSQL = `UPDATE conflicts SET (` + mutableCols + `) =
+	(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), version = version + 1
+	WHERE id = ? AND version = ?`
+
 // ConflictsOfUnit lists the conflicts that unit id is part of.
 func (t *Tx) ConflictsOfUnit(id string) ([]model.Conflict, error) {
-	rows, err := t.query(`SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_a = ?
-		UNION ALL SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_b = ?`, id, id)
+	rows, err := t.query(conflictsOfUnitSQL, id, id)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +152,51 @@ func (t *Tx) ConflictsOfUnit(id string) ([]model.Conflict, error) {
 	return out, rows.Err()
 }
 
+const conflictsOfUnitSQL = `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.unit_a = ?
+	UNION ALL SELECT ` + conflictCols + ` FROM conflicts c WHERE c.unit_b = ?`
+
 // ListConflicts returns one page of conflict summaries.
 func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
+	out := []model.ConflictSummary{}
+	err := t.EachConflict(q, func(s model.ConflictSummary) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachConflict calls fn with each conflict summary of ListConflicts' page,
+// in order, as it is read; an error from fn stops the reading.
+func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error {
+	query, args := listConflictsSQL(q)
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s model.ConflictSummary
+		var forA, forB int
+		c, err := scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
+		if err != nil {
+			return err
+		}
+		s.Conflict = c
+		if c.Status == model.StatusPendingVote || forA+forB > 0 {
+			s.Tally = &model.Tally{ForA: forA, ForB: forB}
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// listConflictsSQL is ListConflicts' query for q, and its arguments.
+func listConflictsSQL(q model.ListQuery) (string, []any) {
 	var where []string
 	var args []any
 	if len(q.Statuses) > 0 {
@@ -161,7 +214,8 @@ func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
 	query := `SELECT ` + conflictCols + `, ua.agent_id, ua.agent_role, ub.agent_id, ub.agent_role,
 		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_a),
 		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_b)
-		FROM conflicts c JOIN units ua ON ua.id = c.unit_a JOIN units ub ON ub.id = c.unit_b`
+		FROM conflicts c JOIN units ua INDEXED BY units_author ON ua.id = c.unit_a
+		JOIN units ub INDEXED BY units_author ON ub.id = c.unit_b`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -175,26 +229,7 @@ func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
 		query += ` LIMIT ? OFFSET ?`
 		args = append(args, q.Limit, q.Offset)
 	}
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []model.ConflictSummary{}
-	for rows.Next() {
-		var s model.ConflictSummary
-		var forA, forB int
-		c, err := scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
-		if err != nil {
-			return nil, err
-		}
-		s.Conflict = c
-		if c.Status == model.StatusPendingVote || forA+forB > 0 {
-			s.Tally = &model.Tally{ForA: forA, ForB: forB}
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return query, args
 }
 
 // CountConflicts counts conflicts by status.
@@ -202,13 +237,15 @@ func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {
 	out := map[model.ConflictStatus]int{}
 	for _, s := range model.ConflictStatuses {
 		var n int
-		if err := t.row(`SELECT count(*) FROM conflicts WHERE status = ?`, string(s)).Scan(&n); err != nil {
+		if err := t.row(countConflictsSQL, string(s)).Scan(&n); err != nil {
 			return nil, err
 		}
 		out[s] = n
 	}
 	return out, nil
 }
+
+const countConflictsSQL = `SELECT count(*) FROM conflicts WHERE status = ?`
 
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)

@@ -9,8 +9,7 @@ import (
 
 // Ballots lists the current ballots of a conflict's vote, oldest first.
 func (t *Tx) Ballots(conflictID string) ([]model.Ballot, error) {
-	rows, err := t.query(`SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
-		FROM votes WHERE conflict_id = ? ORDER BY epoch, voter_id`, conflictID)
+	rows, err := t.query(ballotsSQL, conflictID)
 	if err != nil {
 		return nil, err
 	}
@@ -28,31 +27,49 @@ func (t *Tx) Ballots(conflictID string) ([]model.Ballot, error) {
 	return out, rows.Err()
 }
 
+const ballotsSQL = `SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
+	FROM votes WHERE conflict_id = ? ORDER BY epoch, voter_id`
+
 // PutBallot casts b, or replaces the voter's earlier ballot.
 func (t *Tx) PutBallot(b model.Ballot) error {
-	_, err := t.exec(`INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
-			rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`,
-		b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, fmtTime(b.CastAt))
+	_, err := t.exec(putBallotSQL, ballotArgs(b)...)
 	return err
+}
+
+const putBallotSQL = `INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at)
+	VALUES (?, ?, ?, ?, ?, ?)
+	ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
+		rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`
+
+func ballotArgs(b model.Ballot) []any {
+	return []any{b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, fmtTime(b.CastAt)}
 }
 
 // Notify puts n in its agent's outbox and returns its id.
 func (t *Tx) Notify(n model.Notification) (int64, error) {
 	var id int64
-	err := t.row(`INSERT INTO notifications (agent_id, event, epoch, relevance_score, summary, unit_id,
-		conflict_id, requires_action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		n.AgentID, n.Event, n.Epoch, n.RelevanceScore, n.Summary, nullable(n.MemoryUnitID),
-		nullable(n.ConflictID), n.RequiresAction, fmtTime(n.CreatedAt)).Scan(&id)
+	err := t.row(insertNotificationSQL+` RETURNING id`, notificationArgs(n)...).Scan(&id)
 	return id, err
+}
+
+const insertNotificationSQL = `INSERT INTO notifications (agent_id, event, epoch, relevance_score, summary, unit_id,
+	conflict_id, requires_action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func notificationArgs(n model.Notification) []any {
+	return []any{n.AgentID, n.Event, n.Epoch, n.RelevanceScore, n.Summary, nullable(n.MemoryUnitID),
+		nullable(n.ConflictID), n.RequiresAction, fmtTime(n.CreatedAt)}
 }
 
 const notificationCols = `id, agent_id, event, epoch, relevance_score, summary, unit_id, conflict_id,
 	requires_action, created_at`
 
+// notificationsSQL selects notifications with a WHERE (and ORDER) clause.
+func notificationsSQL(where string) string {
+	return `SELECT ` + notificationCols + ` FROM notifications ` + where
+}
+
 func (t *Tx) notifications(query string, args ...any) ([]model.Notification, error) {
-	rows, err := t.query(`SELECT `+notificationCols+` FROM notifications `+query, args...)
+	rows, err := t.query(notificationsSQL(query), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -78,31 +95,39 @@ func (t *Tx) Inbox(agentID string, since int64, limit int) ([]model.Notification
 	if limit <= 0 {
 		limit = -1
 	}
-	return t.notifications(`WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?`, agentID, since, limit)
+	return t.notifications(inboxSQL, agentID, since, limit)
 }
+
+const inboxSQL = `WHERE agent_id = ? AND id > ? ORDER BY id LIMIT ?`
 
 // NotificationsOfConflict lists the notifications sent about a conflict.
 func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, error) {
-	return t.notifications(`WHERE conflict_id = ? ORDER BY id`, conflictID)
+	return t.notifications(notificationsOfConflictSQL, conflictID)
 }
+
+const notificationsOfConflictSQL = `WHERE conflict_id = ? ORDER BY id`
 
 // AppendEvent adds e to the append-only log and returns its id.
 func (t *Tx) AppendEvent(e model.Event) (int64, error) {
+	var id int64
+	err := t.row(insertEventSQL+` RETURNING id`, eventArgs(e)...).Scan(&id)
+	return id, err
+}
+
+const insertEventSQL = `INSERT INTO events (epoch, operation, agent_id, conflict_id, unit_id, payload, at)
+	VALUES (?, ?, ?, ?, ?, ?, ?)`
+
+func eventArgs(e model.Event) []any {
 	payload := string(e.Payload)
 	if payload == "" {
 		payload = "{}"
 	}
-	var id int64
-	err := t.row(`INSERT INTO events (epoch, operation, agent_id, conflict_id, unit_id, payload, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		e.Epoch, e.Operation, e.AgentID, nullable(e.ConflictID), nullable(e.UnitID), payload, fmtTime(e.At)).Scan(&id)
-	return id, err
+	return []any{e.Epoch, e.Operation, e.AgentID, nullable(e.ConflictID), nullable(e.UnitID), payload, fmtTime(e.At)}
 }
 
 // EventsOfConflict lists the log entries about a conflict, in order.
 func (t *Tx) EventsOfConflict(conflictID string) ([]model.Event, error) {
-	rows, err := t.query(`SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at
-		FROM events WHERE conflict_id = ? ORDER BY id`, conflictID)
+	rows, err := t.query(eventsOfConflictSQL, conflictID)
 	if err != nil {
 		return nil, err
 	}
@@ -122,9 +147,14 @@ func (t *Tx) EventsOfConflict(conflictID string) ([]model.Event, error) {
 	return out, rows.Err()
 }
 
+const eventsOfConflictSQL = `SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at
+	FROM events WHERE conflict_id = ? ORDER BY id`
+
 // ClearBallots removes the ballots of a conflict's earlier vote, when a
 // new vote opens on it.
 func (t *Tx) ClearBallots(conflictID string) error {
-	_, err := t.exec(`DELETE FROM votes WHERE conflict_id = ?`, conflictID)
+	_, err := t.exec(clearBallotsSQL, conflictID)
 	return err
 }
+
+const clearBallotsSQL = `DELETE FROM votes WHERE conflict_id = ?`

@@ -147,6 +147,16 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 `,
+	// 2: indexes for large fields (docs/performance.md, "A million-unit
+	// field"). Pages of the queue over every status, oldest first or by
+	// type, read the conflicts in order and stop at the page's end instead
+	// of sorting them all; the queue's agents come from units_author
+	// without reading the units themselves (their content).
+	`
+CREATE INDEX conflicts_epoch ON conflicts (epoch);
+CREATE INDEX conflicts_type ON conflicts (type, epoch);
+CREATE INDEX units_author ON units (id, agent_id, agent_role);
+`,
 }
 
 // Version is the field format this arbiter writes.

@@ -163,8 +163,12 @@ func notFound(err error) error {
 // nextID returns the next "<prefix>-NNN" id of a table keyed by seq.
 func (t *Tx) nextID(table, prefix string) (int64, string, error) {
 	var seq int64
-	if err := t.row(fmt.Sprintf("SELECT coalesce(max(seq), 0) + 1 FROM %s", table)).Scan(&seq); err != nil {
+	if err := t.row(nextIDSQL(table)).Scan(&seq); err != nil {
 		return 0, "", err
 	}
 	return seq, fmt.Sprintf("%s-%03d", prefix, seq), nil
+}
+
+func nextIDSQL(table string) string {
+	return fmt.Sprintf("SELECT coalesce(max(seq), 0) + 1 FROM %s", table)
 }

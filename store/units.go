@@ -37,7 +37,7 @@ func scanUnit(sc interface{ Scan(...any) error }) (model.Unit, error) {
 
 // Unit looks up a unit with its relations; ErrNotFound if there is none.
 func (t *Tx) Unit(id string) (model.Unit, error) {
-	u, err := scanUnit(t.row(`SELECT `+unitCols+` FROM units WHERE id = ?`, id))
+	u, err := scanUnit(t.row(unitSQL, id))
 	if err != nil {
 		return u, notFound(err)
 	}
@@ -45,12 +45,16 @@ func (t *Tx) Unit(id string) (model.Unit, error) {
 	return u, err
 }
 
+const unitSQL = `SELECT ` + unitCols + ` FROM units WHERE id = ?`
+
 // UnitExists reports whether a unit with id is in the field.
 func (t *Tx) UnitExists(id string) (bool, error) {
 	var n int
-	err := t.row(`SELECT count(*) FROM units WHERE id = ?`, id).Scan(&n)
+	err := t.row(unitExistsSQL, id).Scan(&n)
 	return n > 0, err
 }
+
+const unitExistsSQL = `SELECT count(*) FROM units WHERE id = ?`
 
 // InsertUnit stores u with its relations. An empty u.ID gets the next
 // "mem-NNN" id; the id used is returned.
@@ -63,34 +67,42 @@ func (t *Tx) InsertUnit(u model.Unit) (string, error) {
 		}
 		seq, u.ID = s, id
 	}
-	evidence, _ := json.Marshal(nonNil(u.Confidence.Evidence))
-	assumptions, _ := json.Marshal(nonNil(u.Confidence.Assumptions))
-	var score any
-	if u.Confidence.Score != nil {
-		score = *u.Confidence.Score
-	}
-	_, err := t.exec(`INSERT INTO units (seq, `+unitCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		seq, u.ID, string(u.Mode), string(u.Type), u.Content, u.Intent.Purpose,
-		nullable(u.Intent.TaskID), nullable(u.Intent.Question),
-		score, u.Confidence.Reasoning, string(evidence), string(assumptions),
-		u.Source.AgentID, u.Source.AgentRole, nullable(u.Source.SessionID),
-		fmtTime(u.Source.Timestamp), string(u.Status), u.Epoch)
-	if err != nil {
+	if _, err := t.exec(insertUnitSQL, unitArgs(seq, u)...); err != nil {
 		return "", err
 	}
 	for _, r := range u.Relations {
-		if _, err := t.exec(`INSERT INTO relations (unit_id, type, target_id, description) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
+		if _, err := t.exec(insertRelationSQL, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
 			return "", err
 		}
 	}
 	return u.ID, nil
 }
 
+const insertUnitSQL = `INSERT INTO units (seq, ` + unitCols + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+const insertRelationSQL = `INSERT INTO relations (unit_id, type, target_id, description) VALUES (?, ?, ?, ?)
+	ON CONFLICT DO NOTHING`
+
+// unitArgs are insertUnitSQL's arguments for u stored at seq (nil: the
+// next rowid).
+func unitArgs(seq any, u model.Unit) []any {
+	evidence, _ := json.Marshal(nonNil(u.Confidence.Evidence))
+	assumptions, _ := json.Marshal(nonNil(u.Confidence.Assumptions))
+	var score any
+	if u.Confidence.Score != nil {
+		score = *u.Confidence.Score
+	}
+	return []any{seq, u.ID, string(u.Mode), string(u.Type), u.Content, u.Intent.Purpose,
+		nullable(u.Intent.TaskID), nullable(u.Intent.Question),
+		score, u.Confidence.Reasoning, string(evidence), string(assumptions),
+		u.Source.AgentID, u.Source.AgentRole, nullable(u.Source.SessionID),
+		fmtTime(u.Source.Timestamp), string(u.Status), u.Epoch}
+}
+
 // SetUnitStatus changes a unit's status.
 func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
-	res, err := t.exec(`UPDATE units SET status = ? WHERE id = ?`, string(s), id)
+	res, err := t.exec(setUnitStatusSQL, string(s), id)
 	if err != nil {
 		return err
 	}
@@ -100,9 +112,11 @@ func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
 	return nil
 }
 
+const setUnitStatusSQL = `UPDATE units SET status = ? WHERE id = ?`
+
 // Relations lists the relations a unit carries.
 func (t *Tx) Relations(id string) ([]model.Relation, error) {
-	rows, err := t.query(`SELECT type, target_id, description FROM relations WHERE unit_id = ? ORDER BY type, target_id`, id)
+	rows, err := t.query(relationsSQL, id)
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +132,17 @@ func (t *Tx) Relations(id string) ([]model.Relation, error) {
 	return out, rows.Err()
 }
 
-// liveSupporter selects supports relations from units that still stand:
+const relationsSQL = `SELECT type, target_id, description FROM relations WHERE unit_id = ? ORDER BY type, target_id`
+
+// supportersSQL selects supports relations from units that still stand:
 // retracted and superseded units no longer lend their weight.
-const liveSupporter = `FROM relations r JOIN units s ON s.id = r.unit_id
-	WHERE r.target_id = ? AND r.type = 'supports' AND s.status NOT IN ('retracted', 'superseded')`
+const supportersSQL = `SELECT r.unit_id FROM relations r JOIN units s ON s.id = r.unit_id
+	WHERE r.target_id = ? AND r.type = 'supports' AND s.status NOT IN ('retracted', 'superseded')
+	ORDER BY s.seq`
 
 // Supporters lists the live units that support id, oldest first.
 func (t *Tx) Supporters(id string) ([]string, error) {
-	rows, err := t.query(`SELECT r.unit_id `+liveSupporter+` ORDER BY s.seq`, id)
+	rows, err := t.query(supportersSQL, id)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"arbiter/model"
+)
+
+// Bulk writes many rows in one transaction with statements prepared once,
+// for a generator or an import filling a field. It writes rows exactly as
+// given, with the ids and sequence numbers the caller chose: keeping them
+// consistent (statuses, resolutions, who may decide) is the caller's job,
+// since the rules live in review, not here.
+type Bulk struct {
+	ctx                                                                    context.Context
+	units, relations, conflicts, decisions, ballots, notifications, events *sql.Stmt
+}
+
+// Bulk prepares the statements of a bulk write in t. Close it before the
+// transaction ends.
+func (t *Tx) Bulk() (*Bulk, error) {
+	b := &Bulk{ctx: t.ctx}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&b.units, insertUnitSQL},
+		{&b.relations, insertRelationSQL},
+		{&b.conflicts, insertConflictSQL},
+		{&b.decisions, setConflictSQL},
+		{&b.ballots, putBallotSQL},
+		{&b.notifications, insertNotificationSQL},
+		{&b.events, insertEventSQL},
+	} {
+		s, err := t.tx.PrepareContext(t.ctx, p.sql)
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		*p.stmt = s
+	}
+	return b, nil
+}
+
+// Close releases the prepared statements.
+func (b *Bulk) Close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{b.units, b.relations, b.conflicts, b.decisions, b.ballots, b.notifications, b.events} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Unit stores u, whose id is set, at sequence number seq, with its
+// relations.
+func (b *Bulk) Unit(seq int64, u model.Unit) error {
+	if _, err := b.units.ExecContext(b.ctx, unitArgs(seq, u)...); err != nil {
+		return err
+	}
+	for _, r := range u.Relations {
+		if _, err := b.relations.ExecContext(b.ctx, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Conflict stores c, whose id is set, at sequence number seq, at the
+// version c carries.
+func (b *Bulk) Conflict(seq int64, c model.Conflict) error {
+	_, err := b.conflicts.ExecContext(b.ctx, conflictArgs(seq, c)...)
+	return err
+}
+
+// Decision writes c's status, escalation, vote and resolution, and its
+// version, over the stored conflict's; ErrNotFound if there is none.
+func (b *Bulk) Decision(c model.Conflict) error {
+	r, err := b.decisions.ExecContext(b.ctx, append(mutableArgs(c), c.Version, c.ID)...)
+	if err != nil {
+		return err
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+const setConflictSQL = `UPDATE conflicts SET (` + mutableCols + `, version) =
+	(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?`
+
+// Ballot stores a voter's ballot (or replaces the voter's earlier one).
+func (b *Bulk) Ballot(v model.Ballot) error {
+	_, err := b.ballots.ExecContext(b.ctx, ballotArgs(v)...)
+	return err
+}
+
+// Notification puts n in its agent's outbox.
+func (b *Bulk) Notification(n model.Notification) error {
+	_, err := b.notifications.ExecContext(b.ctx, notificationArgs(n)...)
+	return err
+}
+
+// Event appends e to the log.
+func (b *Bulk) Event(e model.Event) error {
+	_, err := b.events.ExecContext(b.ctx, eventArgs(e)...)
+	return err
+}

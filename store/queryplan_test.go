@@ -1,0 +1,152 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"arbiter/model"
+)
+
+// tinyTables hold a handful of rows at most: scanning them is free.
+var tinyTables = map[string]bool{"clock": true, "policy": true, "authority_roles": true, "agents": true}
+
+// hotQueries are the queries the review screen and the command line run
+// on every load, detail and decision, with the arguments they take.
+func hotQueries() []struct {
+	name string
+	sql  string
+	args []any
+} {
+	list := func(q model.ListQuery) (string, []any) { return listConflictsSQL(q) }
+	type query = struct {
+		name string
+		sql  string
+		args []any
+	}
+	var out []query
+	add := func(name, sql string, args ...any) { out = append(out, query{name, sql, args}) }
+	for _, l := range []struct {
+		name string
+		q    model.ListQuery
+	}{
+		{"list open by age (list --json)", model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge}},
+		{"list open by type", model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortType}},
+		{"queue page by age", model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge, Limit: 2000}},
+		{"queue page by type", model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortType, Limit: 2000}},
+		{"queue page filtered", model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge, Search: "lead", Limit: 2000}},
+		{"queue page, all statuses, by age", model.ListQuery{Sort: model.SortAge, Limit: 2000}},
+		{"queue page, all statuses, by type", model.ListQuery{Sort: model.SortType, Limit: 2000}},
+		{"list one status", model.ListQuery{Statuses: []model.ConflictStatus{model.StatusEscalated}, Sort: model.SortAge}},
+	} {
+		sql, args := list(l.q)
+		add(l.name, sql, args...)
+	}
+	add("counts per status", countConflictsSQL, "escalated")
+	add("conflict by id", conflictSQL, "conflict-001")
+	add("unit by id", unitSQL, "mem-001")
+	add("unit exists", unitExistsSQL, "mem-001")
+	add("relations of a unit", relationsSQL, "mem-001")
+	add("supporters of a unit", supportersSQL, "mem-001")
+	add("ballots of a conflict", ballotsSQL, "conflict-001")
+	add("events of a conflict", eventsOfConflictSQL, "conflict-001")
+	add("notifications of a conflict", notificationsSQL(notificationsOfConflictSQL), "conflict-001")
+	add("inbox", notificationsSQL(inboxSQL), "ops-maya", 0, 100)
+	add("conflicts of a unit", conflictsOfUnitSQL, "mem-001", "mem-001")
+	add("agent by id", `SELECT `+agentCols+` FROM agents WHERE id = ?`, "ops-maya")
+	add("update a conflict", updateConflictSQL, append(mutableArgs(model.Conflict{Status: model.StatusEscalated}), "conflict-001", 1)...)
+	add("set a unit's status", setUnitStatusSQL, "active", "mem-001")
+	add("clear ballots", clearBallotsSQL, "conflict-001")
+	add("next unit id", nextIDSQL("units"))
+	add("next conflict id", nextIDSQL("conflicts"))
+	return out
+}
+
+// TestHotQueriesUseIndexes fails when a query the screen or the command
+// line runs would read a whole table: on a field of a million units that
+// is the difference between a millisecond and a second.
+func TestHotQueriesUseIndexes(t *testing.T) {
+	ctx := context.Background()
+	st, err := Create(ctx, filepath.Join(t.TempDir(), "field.db"), model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, q := range hotQueries() {
+		plan, err := explain(ctx, st, q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", q.name, err)
+		}
+		t.Logf("%s:\n\t%s", q.name, strings.Join(plan, "\n\t"))
+		sorts := slices.ContainsFunc(plan, func(step string) bool { return strings.HasPrefix(step, "USE TEMP B-TREE FOR ORDER BY") })
+		for _, step := range plan {
+			if table, ok := fullScan(step); ok && !tinyTables[table] {
+				t.Errorf("%s reads all of %s: %q\nquery: %s", q.name, table, step, q.sql)
+			}
+			// An index scan is fine when it yields the rows in order, so
+			// that LIMIT stops it; one that is sorted afterwards reads
+			// everything.
+			if table, ok := indexScan(step); ok && sorts && !tinyTables[table] {
+				t.Errorf("%s reads all of %s through an index, then sorts it: %q\nquery: %s", q.name, table, step, q.sql)
+			}
+		}
+	}
+}
+
+// explain returns the steps of the query plan of sql.
+func explain(ctx context.Context, st *Store, sql string, args ...any) ([]string, error) {
+	rows, err := st.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}
+
+// fullScan reports whether a plan step reads a table without an index,
+// and which table (or alias).
+func fullScan(step string) (string, bool) {
+	rest, ok := strings.CutPrefix(step, "SCAN ")
+	if !ok || strings.Contains(rest, " USING ") || strings.HasPrefix(rest, "CONSTANT ROW") {
+		return "", false
+	}
+	return strings.Fields(rest)[0], true
+}
+
+// indexScan reports whether a plan step walks a whole index, and which
+// table (or alias).
+func indexScan(step string) (string, bool) {
+	rest, ok := strings.CutPrefix(step, "SCAN ")
+	if !ok || !strings.Contains(rest, " USING ") {
+		return "", false
+	}
+	return strings.Fields(rest)[0], true
+}
+
+func TestFullScanReadsPlans(t *testing.T) {
+	for step, want := range map[string]string{
+		"SCAN c":                             "c",
+		"SCAN units":                         "units",
+		"SCAN c USING INDEX conflicts_epoch": "",
+		"SCAN units USING COVERING INDEX x":  "",
+		"SEARCH c USING INDEX conflicts_status (status=?)": "",
+		"SCAN CONSTANT ROW":            "",
+		"USE TEMP B-TREE FOR ORDER BY": "",
+	} {
+		got, ok := fullScan(step)
+		if got != want || ok != (want != "") {
+			t.Errorf("fullScan(%q) = %q, %v; want %q", step, got, ok, want)
+		}
+	}
+}
