@@ -1,0 +1,184 @@
+package fieldgen_test
+
+// Decisions on large fields (docs/performance.md, "A million-unit
+// field"): MERGE and VOTE through the rules, each one transaction, timed
+// one by one for their percentiles. The 10k-unit field is built here; the
+// million-unit one is a copy of ARBITER_BENCH_FIELD (built by `arbiter gen`,
+// as scripts/perf.sh does), skipped when that is not set.
+//
+//	go test ./fieldgen -run '^$' -bench . -benchtime 1000x
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"arbiter/fieldgen"
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+)
+
+// benchFields are the fields the decisions are measured on.
+func benchFields(b *testing.B, run func(b *testing.B, svc *review.Service)) {
+	b.Run("10k", func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "field.db")
+		if _, err := fieldgen.Build(context.Background(), path,
+			fieldgen.Options{Units: 10_000, Conflicts: 4_000, Open: 3_000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		run(b, service(b, path))
+	})
+	b.Run("1M", func(b *testing.B) {
+		src := os.Getenv("ARBITER_BENCH_FIELD")
+		if src == "" {
+			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
+		}
+		path := filepath.Join(b.TempDir(), "field.db")
+		if err := copyFile(src, path); err != nil {
+			b.Fatal(err)
+		}
+		run(b, service(b, path))
+	})
+}
+
+func service(b *testing.B, path string) *review.Service {
+	b.Helper()
+	st, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return review.New(st)
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// queue lists the conflicts of status s, oldest first.
+func queue(b *testing.B, svc *review.Service, s model.ConflictStatus) []model.ConflictSummary {
+	b.Helper()
+	rows, err := svc.List(context.Background(), model.ListQuery{Statuses: []model.ConflictStatus{s}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rows
+}
+
+// BenchmarkMerge is the human operator deciding escalated conflicts, as
+// the review screen does (naming the version read): dismiss, last write
+// wins, synthesis, authority and confidence in turn.
+func BenchmarkMerge(b *testing.B) {
+	benchFields(b, func(b *testing.B, svc *review.Service) {
+		ctx := context.Background()
+		todo := queue(b, svc, model.StatusEscalated)
+		strategies := []model.Strategy{model.Dismiss, model.LastWriteWins, model.Synthesis, model.Authority, model.ConfidenceWeighted}
+		var times []time.Duration
+		i := 0
+		for b.Loop() {
+			if i == len(todo) {
+				b.Fatalf("only %d escalated conflicts: use a smaller -benchtime", len(todo))
+			}
+			c := todo[i].Conflict
+			s := strategies[i%len(strategies)]
+			req := model.MergeRequest{ConflictID: c.ID, Strategy: s, ExpectedVersion: c.Version,
+				Resolution: model.MergeResolution{Rationale: "decided in a benchmark"}}
+			switch s {
+			case model.Synthesis:
+				req.Resolution.Synthesis = model.Ptr(fieldgen.Markdown(uint64(i), 600))
+			case model.Authority:
+				req.Resolution.WinnerID = &c.UnitA
+			case model.ConfidenceWeighted:
+				b.StopTimer()
+				d, err := svc.Detail(ctx, c.ID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pick := model.RulePick(s, d.A.Contender(), d.B.Contender())
+				req.Resolution.WinnerID = &pick.WinnerID
+				b.StartTimer()
+			}
+			t := time.Now()
+			if _, err := svc.Merge(ctx, fieldgen.Operator, req); err != nil {
+				b.Fatalf("merge %s with %s: %v", c.ID, s, err)
+			}
+			times = append(times, time.Since(t))
+			i++
+		}
+		reportPercentiles(b, times)
+	})
+}
+
+// BenchmarkVote is the leads voting on the conflicts put to a vote, each
+// one until its quorum closes it (the closing ballot resolves the
+// conflict: the heavier kind).
+func BenchmarkVote(b *testing.B) {
+	benchFields(b, func(b *testing.B, svc *review.Service) {
+		ctx := context.Background()
+		type ballot struct{ conflict, voter string }
+		var todo []ballot
+		for _, c := range queue(b, svc, model.StatusPendingVote) {
+			d, err := svc.Detail(ctx, c.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			left := d.Policy.Quorum - len(d.Ballots)
+			for _, l := range fieldgen.Leads {
+				if left > 0 && !slices.ContainsFunc(d.Ballots, func(x model.Ballot) bool { return x.VoterID == l }) {
+					todo = append(todo, ballot{c.ID, l})
+					left--
+				}
+			}
+		}
+		var times []time.Duration
+		i := 0
+		for b.Loop() {
+			if i == len(todo) {
+				b.Fatalf("only %d ballots to cast: use a smaller -benchtime", len(todo))
+			}
+			v := todo[i]
+			choice := []string{"A", "B"}[i%2]
+			t := time.Now()
+			if _, err := svc.Vote(ctx, v.voter, model.VoteRequest{ConflictID: v.conflict, Choice: choice,
+				Rationale: "voted in a benchmark"}); err != nil {
+				b.Fatalf("%s voting on %s: %v", v.voter, v.conflict, err)
+			}
+			times = append(times, time.Since(t))
+			i++
+		}
+		reportPercentiles(b, times)
+	})
+}
+
+// reportPercentiles adds the median, 99th percentile and maximum of times
+// to the benchmark's figures.
+func reportPercentiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	at := func(p float64) float64 {
+		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Nanoseconds()) / 1e6
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+	b.ReportMetric(at(1), "max-ms")
+}
