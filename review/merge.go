@@ -79,6 +79,9 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 		}
 		winner = pick.WinnerID
 	}
+	if err := standing(d, winner); err != nil {
+		return d, "", err
+	}
 	return d, winner, nil
 }
 

@@ -20,8 +20,8 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 	if err := validateRecord(&req); err != nil {
 		return res, err
 	}
-	now := s.now()
 	err := s.write(ctx, op, func(tx *store.Tx) error {
+		now := s.now() // under the write lock, so times follow epochs
 		a, err := caller(tx, op, callerID)
 		if err != nil {
 			return err

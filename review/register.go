@@ -14,8 +14,8 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 	if err := checkAgent(&a); err != nil {
 		return a, err
 	}
-	a.RegisteredAt = s.now()
 	err := s.write(ctx, "REGISTER", func(tx *store.Tx) (err error) {
+		a.RegisteredAt = s.now() // under the write lock, so times follow epochs
 		a, err = RegisterIn(tx, a)
 		return err
 	})
