@@ -138,6 +138,12 @@ type importer struct {
 	// written once at the end, with the same values the Lamport rule would
 	// give event by event.
 	epoch int64
+	// bulk writes the new units and their events with statements prepared
+	// once, at sequence numbers from seq on; ours are the units with ids of
+	// arbiter's own form, moved to their own sequence numbers at the end.
+	bulk *store.Bulk
+	seq  int64
+	ours []string
 }
 
 // importEntries records or moves on every entry, in replay order.
@@ -155,6 +161,13 @@ func (im *importer) importEntries() error {
 		return err
 	}
 	im.epoch = start
+	if im.seq, err = im.tx.NextUnitSeq(); err != nil {
+		return err
+	}
+	if im.bulk, err = im.tx.Bulk(); err != nil {
+		return err
+	}
+	defer im.bulk.Close()
 	for _, e := range im.state.Entries {
 		var err error
 		if s, ok := existing[e.ID]; ok {
@@ -167,6 +180,11 @@ func (im *importer) importEntries() error {
 		}
 		if err != nil {
 			return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
+		}
+	}
+	for _, id := range im.ours {
+		if err := im.tx.AlignSeq(id); err != nil {
+			return err
 		}
 	}
 	if im.epoch > start {
@@ -306,13 +324,14 @@ func (im *importer) importEntry(e *akashiklog.Entry, predecessorKnown bool) erro
 	u := model.Unit{ID: e.ID, Mode: req.Mode, Type: req.Type, Content: req.Content, Intent: req.Intent,
 		Confidence: req.Confidence, Relations: req.Relations, Status: status, Epoch: epoch,
 		Source: model.Source{AgentID: agent.ID, AgentRole: agent.Role, Timestamp: time.UnixMilli(e.WallTime).UTC()}}
-	if _, err := im.tx.InsertUnit(u); err != nil {
+	if err := im.bulk.Unit(im.seq, u); err != nil {
 		return err
 	}
-	if err := im.tx.AlignSeq(u.ID); err != nil { // a synthesis arbiter exported
-		return err
+	im.seq++
+	if strings.HasPrefix(u.ID, "mem-") {
+		im.ours = append(im.ours, u.ID) // a synthesis arbiter exported
 	}
-	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "RECORD", AgentID: agent.ID, UnitID: &u.ID,
+	if err := im.bulk.Event(model.Event{Epoch: epoch, Operation: "RECORD", AgentID: agent.ID, UnitID: &u.ID,
 		At: im.now, Payload: provenance(e, map[string]any{"status": e.Status})}); err != nil {
 		return err
 	}

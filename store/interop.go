@@ -125,3 +125,10 @@ func (t *Tx) AlignSeq(id string) error {
 		AND NOT EXISTS (SELECT 1 FROM units WHERE seq = ?)`, n, id, n, n)
 	return err
 }
+
+// NextUnitSeq is the sequence number the next unit gets: one more than
+// the largest stored.
+func (t *Tx) NextUnitSeq() (int64, error) {
+	seq, _, err := t.nextID("units", "mem")
+	return seq, err
+}
