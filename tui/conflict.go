@@ -32,6 +32,9 @@ type conflictView struct {
 	raw     bool
 	// notice says what changed on disk while the conflict was on screen.
 	notice string
+	// shown is what each pane holds, so that filling it again with the
+	// same text costs nothing.
+	shown [2]paneText
 
 	w, h, innerW, paneH int
 	tabs                bool
@@ -104,8 +107,8 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
 	a, b := v.detail.A.Unit.Content, v.detail.B.Unit.Content
 	switch {
 	case v.history:
-		v.panes[0].SetContent(historyText(st, v.detail))
-		v.panes[1].SetContent(notificationsText(st, v.detail))
+		v.show(0, historyText(st, v.detail), true)
+		v.show(1, notificationsText(st, v.detail), true)
 	case v.diff:
 		ta, _ := safetext.Truncate(safetext.Block(a), maxRenderBytes)
 		tb, _ := safetext.Truncate(safetext.Block(b), maxRenderBytes)
@@ -113,20 +116,41 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
 		if !ok {
 			da = st.Warn.Render("These units are too large for a word diff here; showing the raw text.") + "\n\n" + da
 		}
-		v.panes[0].SetContent(da)
-		v.panes[1].SetContent(db)
+		v.show(0, da, true)
+		v.show(1, db, true)
 	case v.raw:
-		v.panes[0].SetContent(safetext.Block(a))
-		v.panes[1].SetContent(safetext.Block(b))
+		v.show(0, safetext.Block(a), true)
+		v.show(1, safetext.Block(b), true)
 	default:
 		for i := range v.panes {
 			out, ok := cache[v.key(i, st.Theme.Name())]
 			if !ok {
 				out = st.Muted.Render("Rendering…")
 			}
-			v.panes[i].SetContent(out)
+			v.show(i, out, false)
 		}
 	}
+}
+
+// paneText is a pane's text, whether the pane wraps it, and the pane's
+// size when it was set.
+type paneText struct {
+	text string
+	wrap bool
+	w, h int
+}
+
+// show puts text in pane i unless it is there already. Rendered markdown
+// comes wrapped to the pane's width (wrap false); other text is wrapped
+// by the pane, which then measures every line at each frame.
+func (v *conflictView) show(i int, text string, wrap bool) {
+	p := paneText{text, wrap, v.panes[i].Width(), v.panes[i].Height()}
+	if v.shown[i] == p {
+		return
+	}
+	v.shown[i] = p
+	v.panes[i].SoftWrap = wrap
+	v.panes[i].SetContent(text)
 }
 
 // scroll moves the focused pane, or both when scrolling is locked.

@@ -2,13 +2,14 @@ package tui
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"arbiter/internal/safetext"
 
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // maxRenderBytes bounds what glamour is given: larger units show their
@@ -23,62 +24,130 @@ type mdKey struct {
 	diff  bool
 }
 
-// markdown renders unit content with glamour, one renderer per (width,
-// theme) kept for reuse. Rendering happens in commands; the results come
-// back as renderedMsg and Update stores them in the model's cache.
+// markdown renders unit content with glamour, with renderers per (width,
+// theme) kept for reuse. A renderer renders one text at a time, so the
+// idle ones wait in a pool and two units render side by side on two.
+// Rendering happens in commands; the results come back as renderedMsg and
+// Update stores them in the model's cache.
 type markdown struct {
-	mu        sync.Mutex
-	renderers map[string]*glamour.TermRenderer
+	mu   sync.Mutex
+	idle map[string][]*glamour.TermRenderer
 }
 
-func newMarkdown() *markdown { return &markdown{renderers: map[string]*glamour.TermRenderer{}} }
+func newMarkdown() *markdown { return &markdown{idle: map[string][]*glamour.TermRenderer{}} }
 
 // Render turns untrusted markdown into styled terminal text for a pane of
 // the given width. The text is sanitised before glamour sees it, and
 // glamour's output keeps only colour and style sequences (no hyperlinks
-// or other escapes an agent could smuggle through a link).
+// or other escapes an agent could smuggle through a link). No line is
+// wider than width: the pane shows the lines as they are.
 func (m *markdown) Render(content string, width int, theme string) string {
 	text, cut := safetext.Truncate(safetext.Block(content), maxRenderBytes)
 	out, err := m.render(text, width, theme)
 	if err != nil {
-		out = text
+		out = ansi.Wrap(text, width, " ")
 	}
 	out = strings.TrimRight(onlySGR(out), "\n ")
 	if cut {
-		out += "\n\n" + fmt.Sprintf("… shown: the first %d KB of %d KB. Press r for the raw text.",
-			maxRenderBytes>>10, len(content)>>10)
+		out += "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press r for the raw text.",
+			maxRenderBytes>>10, len(content)>>10), width, " ")
 	}
 	return out
 }
 
 func (m *markdown) render(text string, width int, theme string) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	k := fmt.Sprintf("%d/%s", width, theme)
-	r, ok := m.renderers[k]
-	if !ok {
+	m.mu.Lock()
+	var r *glamour.TermRenderer
+	if idle := m.idle[k]; len(idle) > 0 {
+		r, m.idle[k] = idle[len(idle)-1], idle[:len(idle)-1]
+	}
+	m.mu.Unlock()
+	if r == nil {
 		var err error
 		r, err = glamour.NewTermRenderer(glamour.WithStandardStyle(theme), glamour.WithWordWrap(width))
 		if err != nil {
 			return "", err
 		}
-		m.renderers[k] = r
 	}
-	return r.Render(text)
+	out, err := r.Render(text)
+	m.mu.Lock()
+	m.idle[k] = append(m.idle[k], r)
+	m.mu.Unlock()
+	return out, err
 }
 
-// escapes matches every ESC-introduced sequence; onlySGR keeps the
-// colour/style ones (CSI … m) and drops the rest.
-var escapes = regexp.MustCompile(`\x1b(\[[0-9;:?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[P_^X][^\x1b]*(\x1b\\)?|.)`)
-
+// onlySGR keeps the colour/style sequences (CSI … m) of s and drops
+// every other ESC-introduced sequence: CSI, OSC (ended by BEL or ST),
+// DCS/SOS/PM/APC (ended by ST), or ESC and the character after it. An ESC
+// at the very end or before a newline stays. It scans bytes rather than
+// running a regular expression: on a 20 KB unit the expression took as
+// long as glamour itself.
 func onlySGR(s string) string {
-	if !strings.Contains(s, "\x1b") {
+	i := strings.IndexByte(s, 0x1b)
+	if i < 0 {
 		return s
 	}
-	return escapes.ReplaceAllStringFunc(s, func(seq string) string {
-		if strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m") {
-			return seq
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		b.WriteString(s[:i])
+		s = s[i:]
+		n, keep := escapeAt(s)
+		switch {
+		case n == 0:
+			b.WriteByte(0x1b)
+			n = 1
+		case keep:
+			b.WriteString(s[:n])
 		}
-		return ""
-	})
+		s = s[n:]
+		i = strings.IndexByte(s, 0x1b)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// escapeAt measures the sequence at the start of s, which starts with
+// ESC: its length (0: no sequence), and whether it sets colour or style.
+func escapeAt(s string) (int, bool) {
+	if len(s) < 2 {
+		return 0, false
+	}
+	j := 2
+	switch c := s[1]; c {
+	case '[': // CSI: parameters, intermediates, a final byte
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':' || s[j] == '?') {
+			j++
+		}
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			return j + 1, s[j] == 'm'
+		}
+		return 2, false
+	case ']': // OSC, up to BEL or ST
+		for j < len(s) && s[j] != 0x07 && s[j] != 0x1b {
+			j++
+		}
+		if j < len(s) && s[j] == 0x07 {
+			j++
+		} else if strings.HasPrefix(s[j:], "\x1b\\") {
+			j += 2
+		}
+		return j, false
+	case 'P', '_', '^', 'X': // DCS, APC, PM, SOS, up to ST
+		for j < len(s) && s[j] != 0x1b {
+			j++
+		}
+		if strings.HasPrefix(s[j:], "\x1b\\") {
+			j += 2
+		}
+		return j, false
+	case '\n':
+		return 0, false
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	return 1 + size, false
 }

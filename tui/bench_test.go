@@ -1,0 +1,283 @@
+package tui
+
+// Benchmarks of the screen on large fields (docs/performance.md, "A
+// million-unit field"). They build their own fields with fieldgen; set
+// ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh
+// does) to measure the first frame on it instead. Run them with
+//
+//	go test ./tui -run '^$' -bench . -benchtime 200x
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/fieldgen"
+	"arbiter/model"
+	"arbiter/review"
+	rt "arbiter/review/reviewtest"
+	"arbiter/store"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// benchSize is the terminal the benchmarks draw in: wide enough for the
+// two units side by side.
+var benchSize = tea.WindowSizeMsg{Width: 160, Height: 48}
+
+// queueField builds a field whose review queue has open rows: 10k by
+// default, the queue of the million-unit field.
+func queueField(b *testing.B, open int) string {
+	b.Helper()
+	if p := os.Getenv("ARBITER_BENCH_FIELD"); p != "" {
+		return p
+	}
+	path := filepath.Join(b.TempDir(), "field.db")
+	conflicts := open + open/10
+	start := time.Now()
+	if _, err := fieldgen.Build(context.Background(), path, fieldgen.Options{
+		Units: 2*conflicts + conflicts/2 + 1000, Conflicts: conflicts, Open: open, Seed: 1,
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("built a field with %d conflicts waiting in %s", open, time.Since(start).Round(time.Millisecond))
+	return path
+}
+
+// run executes cmd as the program would — every command of a batch on
+// its own goroutine — and returns the messages for which keep is true,
+// once want of them have arrived. Ticks and other slow commands are left
+// running (their messages are dropped).
+func run(b *testing.B, cmd tea.Cmd, keep func(tea.Msg) bool, want int) []tea.Msg {
+	b.Helper()
+	msgs := make(chan tea.Msg, 64)
+	var start func(tea.Cmd)
+	start = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					start(c)
+				}
+				return
+			}
+			msgs <- msg
+		}()
+	}
+	start(cmd)
+	var out []tea.Msg
+	timeout := time.After(30 * time.Second)
+	for len(out) < want {
+		select {
+		case msg := <-msgs:
+			if keep(msg) {
+				out = append(out, msg)
+			}
+		case <-timeout:
+			b.Fatalf("only %d of %d messages came in 30s", len(out), want)
+		}
+	}
+	return out
+}
+
+func isLoad(msg tea.Msg) bool {
+	switch msg.(type) {
+	case queueLoadedMsg, identityMsg:
+		return true
+	}
+	return false
+}
+
+// BenchmarkQueueFirstFrame is the start of the screen: open the field,
+// build the screen, run Init's loads (the first queue page and who the
+// caller is), and draw the first frame with the queue in it.
+func BenchmarkQueueFirstFrame(b *testing.B) {
+	path := queueField(b, 10_000)
+	ctx := context.Background()
+	var frame string
+	for b.Loop() {
+		st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := New(review.New(st), Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
+		m.Update(benchSize)
+		for _, msg := range run(b, m.Init(), isLoad, 2) {
+			m.Update(msg)
+		}
+		frame = m.View().Content
+		st.Close()
+	}
+	if !strings.Contains(frame, "conflict-") {
+		b.Fatalf("the first frame shows no conflict:\n%s", frame)
+	}
+}
+
+// navModel is the screen with a queue of n rows loaded.
+func navModel(b *testing.B, n int) *Model {
+	b.Helper()
+	path := queueField(b, n)
+	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	svc := review.New(st)
+	m := New(svc, Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
+	m.Update(benchSize)
+	for _, msg := range run(b, m.Init(), isLoad, 2) {
+		m.Update(msg)
+	}
+	// The rest of the queue, as paging through it would load it.
+	load := m.loadQueue(m.queue.query(n))
+	m.Update(load())
+	if len(m.queue.rows) != n {
+		b.Fatalf("the queue has %d rows, want %d", len(m.queue.rows), n)
+	}
+	return m
+}
+
+// BenchmarkQueueNavigate is one key in a queue of 10,000 conflicts:
+// Update moves the cursor (down to the end, then back to the top) and View
+// draws the frame.
+func BenchmarkQueueNavigate(b *testing.B) {
+	m := navModel(b, 10_000)
+	down, top := keyMsg("j"), keyMsg("g")
+	var times []time.Duration
+	for b.Loop() {
+		t := time.Now()
+		k := down
+		if m.queue.cursor == len(m.queue.rows)-1 {
+			k = top
+		}
+		m.Update(k)
+		_ = m.View()
+		times = append(times, time.Since(t))
+	}
+	reportPercentiles(b, times)
+}
+
+// twentyKB records a conflict between two units of about 20 KB of
+// markdown each and returns the screen, sized, and the conflict's id.
+func twentyKB(b *testing.B) (*Model, string) {
+	b.Helper()
+	f := rt.New(b, rt.Policy())
+	p := f.Contradict(b, model.ConflictFactual,
+		rt.Side{Content: fieldgen.Markdown(1, 20<<10)}, rt.Side{Content: fieldgen.Markdown(2, 20<<10)})
+	m := New(f.Svc, Options{Field: f.Path, As: rt.Operator, Theme: "dark"})
+	m.Update(benchSize)
+	return m, p.Conflict
+}
+
+// BenchmarkRenderUnit20KB renders one unit of 20 KB of markdown: cold
+// (glamour at work, the renderer for the width already made), first (the
+// renderer made too: the first unit of a session) and cached (what the
+// screen does once the unit was rendered at this width).
+func BenchmarkRenderUnit20KB(b *testing.B) {
+	content := fieldgen.Markdown(1, 20<<10)
+	const width = 72
+	b.Run("cold", func(b *testing.B) {
+		md := newMarkdown()
+		md.Render("warm up the renderer", width, "dark")
+		for b.Loop() {
+			md.Render(content, width, "dark")
+		}
+	})
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			newMarkdown().Render(content, width, "dark")
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		m, id := twentyKB(b)
+		openConflict(b, m, id)
+		for b.Loop() {
+			m.fillPanes()
+		}
+	})
+}
+
+// openConflict opens conflict id on m as a person does (enter on the
+// queue), with every command run, and returns the frame.
+func openConflict(b *testing.B, m *Model, id string) string {
+	b.Helper()
+	m.screen = screenQueue
+	cmd := m.open(id)
+	detail := run(b, cmd, func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
+	_, cmd = m.Update(detail)
+	pending := 0 // renderings requested: the cache holds "" for them
+	for i := range 2 {
+		if out, ok := m.cache[m.conflict.key(i, m.styles.Theme.Name())]; ok && out == "" {
+			pending++
+		}
+	}
+	if pending > 0 {
+		for _, msg := range run(b, cmd, func(msg tea.Msg) bool { _, ok := msg.(renderedMsg); return ok }, pending) {
+			m.Update(msg)
+		}
+	}
+	return m.View().Content
+}
+
+// BenchmarkOpenConflict20KB opens a conflict of two 20 KB units: the
+// detail read from the field, both units rendered (cold: never seen at
+// this width), the frame drawn. cached is the same conflict again, its
+// renderings in the screen's cache; cachedUpdateView is only the screen's
+// own work then (Update of the loaded detail, and View), without the
+// field's read.
+func BenchmarkOpenConflict20KB(b *testing.B) {
+	b.Run("cold", func(b *testing.B) {
+		m, id := twentyKB(b)
+		var frame string
+		for b.Loop() {
+			clear(m.cache)
+			frame = openConflict(b, m, id)
+		}
+		if strings.Contains(frame, "Rendering…") {
+			b.Fatalf("the frame still waits for a rendering:\n%s", frame)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		m, id := twentyKB(b)
+		openConflict(b, m, id)
+		for b.Loop() {
+			openConflict(b, m, id)
+		}
+	})
+	b.Run("cachedUpdateView", func(b *testing.B) {
+		m, id := twentyKB(b)
+		openConflict(b, m, id)
+		m.screen = screenQueue
+		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
+		var times []time.Duration
+		for b.Loop() {
+			t := time.Now()
+			m.screen = screenConflict
+			m.Update(detail)
+			_ = m.View()
+			times = append(times, time.Since(t))
+		}
+		reportPercentiles(b, times)
+	})
+}
+
+// reportPercentiles adds the median and 99th percentile of times to the
+// benchmark's figures.
+func reportPercentiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	at := func(p float64) float64 {
+		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Nanoseconds()) / 1e6
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
