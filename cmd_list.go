@@ -48,11 +48,9 @@ conflicts and those put to a vote. --status all lists every conflict.
 				_, err := a.printQueue(ctx, svc, q)
 				return err
 			}
-			rows, err := svc.List(ctx, q)
-			if err != nil {
-				return err
-			}
-			return writeJSON(a.stdout, rows)
+			return writeJSONArray(a.stdout, func(yield func(model.ConflictSummary)) error {
+				return svc.EachConflict(ctx, q, func(s model.ConflictSummary) error { yield(s); return nil })
+			})
 		}),
 	}
 	fl := cmd.Flags()

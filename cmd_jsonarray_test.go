@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"arbiter/model"
+)
+
+func TestWriteJSONArrayPrintsWhatWriteJSONPrints(t *testing.T) {
+	row := func(id, desc string, tally *model.Tally) model.ConflictSummary {
+		return model.ConflictSummary{Conflict: model.Conflict{ID: id, Type: model.ConflictFactual,
+			Status: model.StatusPendingVote, Description: desc, DetectedAt: time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC),
+			VoteOpened: &model.Escalation{By: "lead", Reason: "<b>&</b>"}}, AgentA: "a", AgentB: "b", Tally: tally}
+	}
+	for _, rows := range [][]model.ConflictSummary{
+		{},
+		{row("conflict-1", "one", nil)},
+		{row("conflict-1", "C1 \u0085 and DEL \x7f, é, \u2028", &model.Tally{ForA: 1, Quorum: 3}),
+			row("conflict-2", "two\nlines", nil), row("conflict-3", `"quoted"`, &model.Tally{})},
+	} {
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, rows); err != nil {
+			t.Fatal(err)
+		}
+		err := writeJSONArray(&got, func(yield func(model.ConflictSummary)) error {
+			for _, r := range rows {
+				yield(r)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("writeJSONArray printed\n%s\nwriteJSON prints\n%s", got.String(), want.String())
+		}
+	}
+}
+
+func TestWriteJSONArrayPrintsNothingWhenTheListFails(t *testing.T) {
+	var out bytes.Buffer
+	boom := errors.New("the field went away")
+	err := writeJSONArray(&out, func(yield func(int)) error {
+		yield(1)
+		yield(2)
+		return boom
+	})
+	if !errors.Is(err, boom) || out.Len() != 0 {
+		t.Errorf("got %v and %q; want the error and nothing printed", err, out.String())
+	}
+}
