@@ -2,12 +2,12 @@ package review_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -98,9 +98,9 @@ func buildBenchField() {
 	benchField.took = time.Since(start)
 }
 
-// buildField writes the benchmark field in a few large transactions
-// straight through the store: rows as RECORD, MERGE and votes would leave
-// them, without running the rules once per row.
+// buildField writes the benchmark field in a few large transactions with
+// the store's bulk writer (statements prepared once): rows as RECORD,
+// MERGE and votes would leave them, without running the rules per row.
 func buildField(path string) error {
 	ctx := context.Background()
 	pol := rt.Policy()
@@ -161,7 +161,7 @@ func buildField(path string) error {
 	recordedBy := make([]string, pairs+1) // the author of each pair unit, by seq
 	const perTx = 25_000
 	for from := 1; from <= benchUnits; from += perTx {
-		err := st.Write(ctx, func(tx *store.Tx) error {
+		err := bulk(ctx, st, func(bk *store.Bulk) error {
 			for seq := from; seq < from+perTx && seq <= benchUnits; seq++ {
 				a := authors[next(len(authors))]
 				if seq <= pairs {
@@ -195,7 +195,11 @@ func buildField(path string) error {
 						u.Relations = []model.Relation{{Type: model.RelSupports, TargetID: fmt.Sprintf("mem-%03d", 1+next(pairs))}}
 					}
 				}
-				if _, err := tx.InsertUnit(u); err != nil {
+				if err := bk.Unit(int64(seq), u); err != nil {
+					return err
+				}
+				if err := bk.Event(model.Event{Epoch: u.Epoch, Operation: "RECORD", AgentID: a.ID,
+					UnitID: &u.ID, At: now, Payload: []byte(`{}`)}); err != nil {
 					return err
 				}
 			}
@@ -206,12 +210,8 @@ func buildField(path string) error {
 		}
 	}
 
-	if err := recordEvents(path); err != nil {
-		return err
-	}
-
 	epoch := int64(benchUnits)
-	err = st.Write(ctx, func(tx *store.Tx) error {
+	err = bulk(ctx, st, func(bk *store.Bulk) error {
 		for i := range benchConflicts {
 			a, b := fmt.Sprintf("mem-%03d", 2*i+1), fmt.Sprintf("mem-%03d", 2*i+2)
 			byA, byB := recordedBy[2*i+1], recordedBy[2*i+2]
@@ -229,27 +229,27 @@ func buildField(path string) error {
 				c.Resolution = &model.Resolution{Strategy: model.LastWriteWins, WinnerID: &b, Rationale: "newest",
 					ResolvedBy: rt.Senior1, EpochResolved: epoch, ResolvedAt: now}
 			}
-			if _, err := tx.InsertConflict(c); err != nil {
+			c.Version = 1
+			if c.Status != model.StatusDetected {
+				c.Version = 2 // decided once
+			}
+			if err := bk.Conflict(int64(i+1), c); err != nil {
 				return err
 			}
-			if _, err := tx.AppendEvent(model.Event{Epoch: c.Epoch, Operation: "DETECT", AgentID: byB,
+			if err := bk.Event(model.Event{Epoch: c.Epoch, Operation: "DETECT", AgentID: byB,
 				ConflictID: &c.ID, UnitID: &b, At: now, Payload: []byte(`{}`)}); err != nil {
 				return err
 			}
 			for _, who := range []string{byA, byB} {
-				if _, err := tx.Notify(model.Notification{AgentID: who, Event: model.EventConflictDetected, Epoch: c.Epoch,
+				if err := bk.Notification(model.Notification{AgentID: who, Event: model.EventConflictDetected, Epoch: c.Epoch,
 					RelevanceScore: 1, Summary: c.Description, MemoryUnitID: &b, ConflictID: &c.ID,
 					RequiresAction: true, CreatedAt: now}); err != nil {
 					return err
 				}
 			}
 			if c.Status != model.StatusDetected {
-				if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "MERGE", AgentID: rt.Senior1,
+				if err := bk.Event(model.Event{Epoch: epoch, Operation: "MERGE", AgentID: rt.Senior1,
 					ConflictID: &c.ID, At: now, Payload: []byte(`{}`)}); err != nil {
-					return err
-				}
-				// The conflict was decided once: version 2.
-				if err := tx.UpdateConflict(c, 1); err != nil {
 					return err
 				}
 			}
@@ -260,7 +260,7 @@ func buildField(path string) error {
 				benchField.voting = append(benchField.voting, c.ID)
 				benchField.queue++
 				for _, v := range []string{rt.Lead1, rt.Lead2} {
-					if err := tx.PutBallot(model.Ballot{ConflictID: c.ID, VoterID: v, Choice: a, Rationale: "A is better sourced",
+					if err := bk.Ballot(model.Ballot{ConflictID: c.ID, VoterID: v, Choice: a, Rationale: "A is better sourced",
 						Epoch: epoch, CastAt: now}); err != nil {
 						return err
 					}
@@ -270,30 +270,34 @@ func buildField(path string) error {
 			}
 			epoch++
 		}
-		_, err := tx.Witness(epoch)
-		return err
+		return nil
 	})
-	return err
-}
-
-// recordEvents logs every unit's RECORD event in one statement. The store
-// appends events one at a time, and 100k single inserts would double the
-// build.
-func recordEvents(path string) error {
-	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=busy_timeout(5000)")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	_, err = db.Exec(`INSERT INTO events (epoch, operation, agent_id, unit_id, payload, at)
-		SELECT epoch, 'RECORD', agent_id, id, '{}', recorded_at FROM units ORDER BY seq`)
-	return err
+	return st.Write(ctx, func(tx *store.Tx) error { _, err := tx.Witness(epoch); return err })
+}
+
+// bulk runs fn with the store's bulk writer in one write transaction.
+func bulk(ctx context.Context, st *store.Store, fn func(*store.Bulk) error) error {
+	return st.Write(ctx, func(tx *store.Tx) error {
+		bk, err := tx.Bulk()
+		if err != nil {
+			return err
+		}
+		if err := fn(bk); err != nil {
+			bk.Close()
+			return err
+		}
+		return bk.Close()
+	})
 }
 
 func BenchmarkListReviewQueue(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses}
 	var rows int
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		list, err := svc.List(context.Background(), q)
 		if err != nil {
@@ -311,6 +315,7 @@ func BenchmarkListReviewPage(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses, Limit: 100}
 	i := 0
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		q.Offset = (i * 100) % benchField.queue
 		i++
@@ -324,6 +329,7 @@ func BenchmarkListReviewPage(b *testing.B) {
 func BenchmarkListSearch(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses, Search: "agent-07", Limit: 100}
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		if _, err := svc.List(context.Background(), q); err != nil {
 			b.Fatal(err)
@@ -334,6 +340,7 @@ func BenchmarkListSearch(b *testing.B) {
 func BenchmarkDetail(b *testing.B) {
 	svc := benchService(b)
 	i := 0
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		id := benchField.voting[i%len(benchField.voting)]
 		i++
@@ -348,6 +355,7 @@ func BenchmarkMerge(b *testing.B) {
 	svc := benchService(b)
 	detected := benchField.detected
 	i := 0
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		if i == len(detected) {
 			b.Fatalf("only %d detected conflicts to decide; use -benchtime=%dx or less", len(detected), len(detected))
@@ -369,6 +377,7 @@ func BenchmarkVote(b *testing.B) {
 	// change them: four ballots never reach the quorum of five.
 	voters := []string{rt.Lead3, rt.Senior1}
 	i := 0
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		id := voting[i%len(voting)]
 		voter := voters[(i/len(voting))%len(voters)]
@@ -379,6 +388,21 @@ func BenchmarkVote(b *testing.B) {
 			b.Fatalf("vote on %s: closed %v, %v", id, resp.Closed, err)
 		}
 	}
+}
+
+// cpuPerOp reports the process's CPU time (user + system) per iteration
+// next to the wall time: on a shared machine the wall time includes
+// waiting for a core, the CPU time does not. Call the returned function
+// after the loop (defer cpuPerOp(b)() does).
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func conflictNumber(id string) int {
