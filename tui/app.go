@@ -6,6 +6,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"arbiter/internal/safetext"
@@ -14,7 +15,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -71,6 +71,7 @@ type Model struct {
 	version       int64
 	flash         string
 	queueSeq      int
+	footer        string
 	flashID       int
 }
 
@@ -173,8 +174,11 @@ func (m *Model) render() string {
 			minWidth, minHeight, m.width, m.height)
 	}
 	header := m.headerView()
-	footer := m.footerView()
-	bodyH := m.height - lipgloss.Height(header) - lipgloss.Height(footer)
+	footer := m.footer
+	if footer == "" {
+		footer = m.footerView()
+	}
+	bodyH := m.height - 2
 	var body string
 	switch {
 	case m.fullHelp:
@@ -188,8 +192,7 @@ func (m *Model) render() string {
 	case m.screen == screenVote:
 		body = m.vote.view(m.styles)
 	}
-	body = lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(body)
-	return header + "\n" + body + "\n" + footer
+	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
 }
 
 func (m *Model) headerView() string {
@@ -233,4 +236,17 @@ func plainError(err error) string {
 		return s
 	}
 	return err.Error()
+}
+
+// fitHeight cuts s to h lines, or pads it with empty ones.
+func fitHeight(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	if n > h {
+		cut := 0
+		for range h {
+			cut += strings.IndexByte(s[cut:], '\n') + 1
+		}
+		return s[:cut-1]
+	}
+	return s + strings.Repeat("\n", h-n)
 }

@@ -7,7 +7,6 @@ import (
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
-	"charm.land/bubbles/v2/viewport"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -24,7 +23,7 @@ type conflictView struct {
 	detail  model.ConflictDetail
 	loaded  bool
 	err     error
-	panes   [2]viewport.Model
+	panes   [2]scroller
 	focus   int
 	sync    bool
 	diff    bool
@@ -35,20 +34,14 @@ type conflictView struct {
 	// shown is what each pane holds, so that filling it again with the
 	// same text costs nothing.
 	shown [2]paneText
+	// heads are each pane's title and metadata, laid out by fill.
+	heads [2]measured
 
 	w, h, innerW, paneH int
 	tabs                bool
 }
 
-func newConflictView(id string) conflictView {
-	v := conflictView{id: id}
-	for i := range v.panes {
-		v.panes[i] = viewport.New()
-		v.panes[i].SoftWrap = true
-		v.panes[i].MouseWheelEnabled = false
-	}
-	return v
-}
+func newConflictView(id string) conflictView { return conflictView{id: id} }
 
 // headerLines is how many lines the conflict's own header takes.
 func (v conflictView) headerLines() int {
@@ -104,6 +97,9 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
 	if !v.loaded {
 		return
 	}
+	for i := range v.heads {
+		v.heads[i] = v.head(st, i)
+	}
 	a, b := v.detail.A.Unit.Content, v.detail.B.Unit.Content
 	switch {
 	case v.history:
@@ -149,12 +145,11 @@ func (v *conflictView) show(i int, text string, wrap bool) {
 		return
 	}
 	v.shown[i] = p
-	v.panes[i].SoftWrap = wrap
-	v.panes[i].SetContent(text)
+	v.panes[i].SetContent(text, wrap)
 }
 
 // scroll moves the focused pane, or both when scrolling is locked.
-func (v *conflictView) scroll(fn func(*viewport.Model)) {
+func (v *conflictView) scroll(fn func(*scroller)) {
 	for i := range v.panes {
 		if v.sync || i == v.focus || v.history {
 			fn(&v.panes[i])
@@ -177,7 +172,7 @@ func (v conflictView) view(st Styles) string {
 		b.WriteByte('\n')
 		b.WriteString(v.paneView(st, v.focus))
 	} else {
-		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, v.paneView(st, 0), v.paneView(st, 1)))
+		b.WriteString(joinColumns(v.paneView(st, 0), v.paneView(st, 1)))
 	}
 	return b.String()
 }
@@ -292,6 +287,18 @@ func voteLines(st Styles, d model.ConflictDetail) []string {
 
 // paneView draws side i: its metadata, then its scrolling text.
 func (v conflictView) paneView(st Styles, i int) string {
+	text := v.heads[i]
+	text.lines, text.widths = text.lines[:len(text.lines):len(text.lines)], text.widths[:len(text.widths):len(text.widths)]
+	text.extend(v.panes[i].Visible())
+	border := st.PaneBorder
+	if i == v.focus && !v.tabs {
+		border = st.PaneBorderFocused
+	}
+	return box(text, v.innerW, v.paneH, border)
+}
+
+// head lays out pane i's title, the unit's metadata and a rule.
+func (v conflictView) head(st Styles, i int) measured {
 	sd := v.side(i)
 	name, ss := "A", st.SideA
 	if i == 1 {
@@ -301,17 +308,13 @@ func (v conflictView) paneView(st Styles, i int) string {
 	if v.history {
 		title = st.PaneTitle.Render([]string{"History", "Notifications"}[i])
 	}
-	meta := paneMeta(st, sd, v.innerW)
-	if v.history {
-		meta = ""
+	m := measure(title, v.innerW)
+	if !v.history {
+		meta := measure(paneMeta(st, sd, v.innerW), v.innerW)
+		m.extend(meta.lines, meta.widths)
 	}
-	rule := st.Muted.Render(strings.Repeat("─", v.innerW))
-	body := lipgloss.JoinVertical(lipgloss.Left, title, meta, rule, v.panes[i].View())
-	style := st.Pane
-	if i == v.focus && !v.tabs {
-		style = st.PaneFocused
-	}
-	return style.Width(v.innerW + 4).Height(v.paneH).MaxHeight(v.paneH).Render(body)
+	m.add(st.Muted.Render(strings.Repeat("─", v.innerW)), v.innerW)
+	return m
 }
 
 // paneMeta is the unit's header: author, type, confidence, evidence,
@@ -385,6 +388,3 @@ func notificationsText(st Styles, d model.ConflictDetail) string {
 	}
 	return b.String()
 }
-
-// viewportModel names the pane type where a shorter name reads better.
-type viewportModel = viewport.Model

@@ -106,17 +106,17 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.NextPane):
 		v.focus = 1 - v.focus
 	case key.Matches(msg, k.Up):
-		v.scroll(func(p *viewportModel) { p.ScrollUp(1) })
+		v.scroll(func(p *scroller) { p.ScrollUp(1) })
 	case key.Matches(msg, k.Down):
-		v.scroll(func(p *viewportModel) { p.ScrollDown(1) })
+		v.scroll(func(p *scroller) { p.ScrollDown(1) })
 	case key.Matches(msg, k.PageUp):
-		v.scroll(func(p *viewportModel) { p.PageUp() })
+		v.scroll(func(p *scroller) { p.PageUp() })
 	case key.Matches(msg, k.PageDown):
-		v.scroll(func(p *viewportModel) { p.PageDown() })
+		v.scroll(func(p *scroller) { p.PageDown() })
 	case key.Matches(msg, k.Top):
-		v.scroll(func(p *viewportModel) { p.GotoTop() })
+		v.scroll(func(p *scroller) { p.GotoTop() })
 	case key.Matches(msg, k.Bottom):
-		v.scroll(func(p *viewportModel) { p.GotoBottom() })
+		v.scroll(func(p *scroller) { p.GotoBottom() })
 	case key.Matches(msg, k.SyncScroll):
 		v.sync = !v.sync
 		if v.sync {

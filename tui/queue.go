@@ -27,6 +27,18 @@ type queue struct {
 	opened  bool // the first load placed the cursor
 	more    bool
 	err     error
+	// lines caches rendered rows; prepare fills it in Update so View
+	// only joins strings.
+	lines map[lineKey]string
+	// counts line, cached the same way.
+	countsText string
+}
+
+// lineKey is everything a rendered row depends on.
+type lineKey struct {
+	id, age, theme string
+	version        int64
+	votes, width   int
 }
 
 func newQueue() queue {
@@ -100,10 +112,50 @@ func (q *queue) scrollTo(visible int) {
 	q.top = max(0, min(q.top, max(0, len(q.rows)-visible)))
 }
 
+// maxCachedLines bounds the row cache; past it, it starts afresh.
+const maxCachedLines = 8192
+
+// prepare renders, ahead of View, the rows that h lines show and the
+// counts line, reusing what earlier frames rendered.
+func (q *queue) prepare(st Styles, w, h int, now time.Time) {
+	if q.lines == nil || len(q.lines) > maxCachedLines {
+		q.lines = make(map[lineKey]string, 256)
+	}
+	q.countsText = q.countsLine(st, w)
+	cols := queueColumns(w)
+	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
+		k := q.key(st, i, w, now)
+		if _, ok := q.lines[k]; !ok {
+			q.lines[k] = cols.row(st, q.rows[i], now)
+		}
+	}
+}
+
+func (q queue) key(st Styles, i, w int, now time.Time) lineKey {
+	r := q.rows[i]
+	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w}
+	if r.Tally != nil {
+		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
+	}
+	return k
+}
+
+// line is row i as prepare rendered it (or rendered now, if it did not).
+func (q queue) line(st Styles, cols columns, i, w int, now time.Time) string {
+	if l, ok := q.lines[q.key(st, i, w, now)]; ok {
+		return l
+	}
+	return cols.row(st, q.rows[i], now)
+}
+
 // view draws the queue in w × h cells.
 func (q queue) view(st Styles, w, h int, now time.Time) string {
 	var b strings.Builder
-	b.WriteString(q.countsLine(st, w))
+	if q.countsText != "" {
+		b.WriteString(q.countsText)
+	} else {
+		b.WriteString(q.countsLine(st, w))
+	}
 	b.WriteByte('\n')
 	if q.editing || q.search != "" {
 		if q.editing {
@@ -132,7 +184,7 @@ func (q queue) view(st Styles, w, h int, now time.Time) string {
 	h--
 	end := min(len(q.rows), q.top+h)
 	for i := q.top; i < end; i++ {
-		line := cols.row(st, q.rows[i], now)
+		line := q.line(st, cols, i, w, now)
 		if i == q.cursor {
 			plain := "▸" + ansi.Strip(line)[len(" "):]
 			line = st.Selected.Render(cell(plain, w))

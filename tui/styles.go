@@ -28,7 +28,7 @@ type Styles struct {
 	Theme Theme
 
 	App, Header, Title, Badge, ReadOnly, Muted, Faint, Bold, Error, Success, Warn, Selected, Row, Filter,
-	Pane, PaneFocused, PaneTitle, SideA, SideB, Agree, Split, Added, Removed, Help, Dialog, Label,
+	PaneBorder, PaneBorderFocused, PaneTitle, SideA, SideB, Agree, Split, Added, Removed, Help, Dialog, Label,
 	Disabled, Key lipgloss.Style
 
 	Status map[string]lipgloss.Style
@@ -73,8 +73,8 @@ func NewStyles(t Theme) Styles {
 	s.Selected = lipgloss.NewStyle().Background(selBg).Foreground(fg).Bold(true).Reverse(t.NoColor)
 	s.Row = lipgloss.NewStyle().Foreground(fg)
 	s.Filter = lipgloss.NewStyle().Foreground(accent)
-	s.Pane = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1)
-	s.PaneFocused = s.Pane.BorderForeground(focused)
+	s.PaneBorder = lipgloss.NewStyle().Foreground(border)
+	s.PaneBorderFocused = lipgloss.NewStyle().Foreground(focused)
 	s.PaneTitle = lipgloss.NewStyle().Bold(true)
 	s.SideA = lipgloss.NewStyle().Foreground(sideA).Bold(true)
 	s.SideB = lipgloss.NewStyle().Foreground(sideB).Bold(true)

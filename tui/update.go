@@ -9,25 +9,40 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Update handles one message.
+// Update handles one message, then prepares what the next frame shows
+// so that View only assembles it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.prepare()
+	return m, cmd
+}
+
+// prepare renders the parts of the frame that are costly to draw.
+func (m *Model) prepare() {
+	if m.screen == screenQueue && m.width > 0 {
+		m.queue.prepare(m.styles, m.width, m.queueRows(), m.opt.Now())
+	}
+	m.footer = m.footerView()
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		return m, m.layout()
+		return m.layout()
 	case tea.BackgroundColorMsg:
 		m.setTheme(Theme{Dark: msg.IsDark(), NoColor: m.opt.NoColor})
-		return m, m.layout()
+		return m.layout()
 	case identityMsg:
 		m.me, m.agents, m.meErr = msg.me, msg.agents, msg.err
-		return m, nil
+		return nil
 	case queueLoadedMsg:
-		return m, m.queueLoaded(msg)
+		return m.queueLoaded(msg)
 	case detailLoadedMsg:
-		return m, m.detailLoaded(msg)
+		return m.detailLoaded(msg)
 	case renderedMsg:
 		m.storeRendering(msg)
-		return m, nil
+		return nil
 	case dataChangedMsg:
 		cmds := []tea.Cmd{watch(m.svc)}
 		if msg.version != m.version {
@@ -37,33 +52,33 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				cmds = append(cmds, loadDetail(m.svc, m.conflict.id))
 			}
 		}
-		return m, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	case watchTickMsg:
-		return m, watch(m.svc)
+		return watch(m.svc)
 	case mergeDoneMsg:
-		return m, m.mergeDone(msg)
+		return m.mergeDone(msg)
 	case voteDoneMsg:
-		return m, m.voteDone(msg)
+		return m.voteDone(msg)
 	case editorReadyMsg:
-		return m, m.runEditor(msg)
+		return m.runEditor(msg)
 	case editorDoneMsg:
-		return m, m.editorDone(msg)
+		return m.editorDone(msg)
 	case previewMsg:
 		if f := m.drafts[msg.id]; f != nil {
 			f.preview = msg.out
 		}
-		return m, nil
+		return nil
 	case flashClearMsg:
 		if msg.id == m.flashID {
 			m.flash = ""
 		}
-		return m, nil
+		return nil
 	case tea.MouseWheelMsg:
-		return m, m.wheel(msg)
+		return m.wheel(msg)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	}
-	return m, m.forward(msg)
+	return m.forward(msg)
 }
 
 // forward hands other messages (cursor blinks) to the text box in use.
@@ -218,9 +233,9 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 			}
 		}
 		if up {
-			m.conflict.scroll(func(p *viewportModel) { p.ScrollUp(3) })
+			m.conflict.scroll(func(p *scroller) { p.ScrollUp(3) })
 		} else {
-			m.conflict.scroll(func(p *viewportModel) { p.ScrollDown(3) })
+			m.conflict.scroll(func(p *scroller) { p.ScrollDown(3) })
 		}
 	}
 	return nil

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// scroller is a pane's scrolling text: lines laid out once, when the text
+// or the width changes, so that drawing a frame only slices the visible
+// ones. (A viewport would re-measure and re-wrap every line at each frame,
+// which a 20 KB unit makes slow.)
+type scroller struct {
+	lines  []string
+	widths []int // cells of each line, measured once
+	off    int
+	w, h   int
+}
+
+// maxWordWrap is the size up to which text is wrapped at word
+// boundaries; larger text is cut at the pane's width, which is linear and
+// cheap for megabytes.
+const maxWordWrap = 256 << 10
+
+// SetContent lays out text: as it is when it was laid out for this width
+// already (rendered markdown), or wrapped to the width.
+func (s *scroller) SetContent(text string, wrap bool) {
+	switch {
+	case !wrap:
+		s.lines = strings.Split(text, "\n")
+	case len(text) <= maxWordWrap:
+		s.lines = strings.Split(ansi.Wrap(text, max(1, s.w), " "), "\n")
+	default:
+		s.lines = hardWrap(text, max(1, s.w))
+	}
+	s.widths = make([]int, len(s.lines))
+	for i, l := range s.lines {
+		w := ansi.StringWidth(l)
+		if w > s.w {
+			l = ansi.Truncate(l, s.w, "")
+			s.lines[i], w = l, ansi.StringWidth(l)
+		}
+		s.widths[i] = w
+	}
+	s.clamp()
+}
+
+// hardWrap cuts each line of plain text into pieces of at most w cells.
+func hardWrap(text string, w int) []string {
+	var out []string
+	for line := range strings.SplitSeq(text, "\n") {
+		for ansi.StringWidth(line) > w {
+			cut := ansi.Truncate(line, w, "")
+			if cut == "" {
+				break
+			}
+			out = append(out, cut)
+			line = line[len(cut):]
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func (s *scroller) SetWidth(w int)  { s.w = w }
+func (s *scroller) SetHeight(h int) { s.h = h; s.clamp() }
+func (s *scroller) Width() int      { return s.w }
+func (s *scroller) Height() int     { return s.h }
+func (s *scroller) YOffset() int    { return s.off }
+
+func (s *scroller) SetYOffset(n int) { s.off = n; s.clamp() }
+func (s *scroller) ScrollUp(n int)   { s.SetYOffset(s.off - n) }
+func (s *scroller) ScrollDown(n int) { s.SetYOffset(s.off + n) }
+func (s *scroller) PageUp()          { s.ScrollUp(max(1, s.h)) }
+func (s *scroller) PageDown()        { s.ScrollDown(max(1, s.h)) }
+func (s *scroller) GotoTop()         { s.SetYOffset(0) }
+func (s *scroller) GotoBottom()      { s.SetYOffset(len(s.lines)) }
+
+func (s *scroller) clamp() {
+	s.off = max(0, min(s.off, len(s.lines)-s.h))
+}
+
+// Visible is the lines in view and their widths in cells.
+func (s *scroller) Visible() ([]string, []int) {
+	end := min(len(s.lines), s.off+s.h)
+	return s.lines[s.off:end], s.widths[s.off:end]
+}
