@@ -196,6 +196,12 @@ func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) erro
 }
 
 // listConflictsSQL is ListConflicts' query for q, and its arguments.
+//
+// A page without a search (the review screen's queue) is chosen first
+// from the conflicts alone — the status and epoch indexes hold what it
+// is sorted by — and only its rows are joined to their units and votes:
+// a page of 2,000 of the 10,000 open conflicts of a million-unit field
+// then costs a fifth of joining them all before sorting.
 func listConflictsSQL(q model.ListQuery) (string, []any) {
 	var where []string
 	var args []any
@@ -211,21 +217,31 @@ func listConflictsSQL(q model.ListQuery) (string, []any) {
 			OR lower(ua.agent_id) LIKE ? ESCAPE '\' OR lower(ub.agent_id) LIKE ? ESCAPE '\' OR c.type LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like, like, like)
 	}
+	order := ` ORDER BY c.epoch, c.seq`
+	if q.Sort == model.SortType {
+		order = ` ORDER BY c.type, c.epoch, c.seq`
+	}
+	from := `conflicts c`
+	paged := q.Limit > 0 && q.Search == ""
+	if paged {
+		page := `SELECT c.seq FROM conflicts c`
+		if len(where) > 0 {
+			page += ` WHERE ` + strings.Join(where, ` AND `)
+		}
+		from = `(` + page + order + ` LIMIT ? OFFSET ?) page JOIN conflicts c ON c.seq = page.seq`
+		args = append(args, q.Limit, q.Offset)
+		where = nil
+	}
 	query := `SELECT ` + conflictCols + `, ua.agent_id, ua.agent_role, ub.agent_id, ub.agent_role,
 		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_a),
 		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_b)
-		FROM conflicts c JOIN units ua INDEXED BY units_author ON ua.id = c.unit_a
+		FROM ` + from + ` JOIN units ua INDEXED BY units_author ON ua.id = c.unit_a
 		JOIN units ub INDEXED BY units_author ON ub.id = c.unit_b`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
-	switch q.Sort {
-	case model.SortType:
-		query += ` ORDER BY c.type, c.epoch, c.seq`
-	default:
-		query += ` ORDER BY c.epoch, c.seq`
-	}
-	if q.Limit > 0 {
+	query += order
+	if q.Limit > 0 && !paged {
 		query += ` LIMIT ? OFFSET ?`
 		args = append(args, q.Limit, q.Offset)
 	}

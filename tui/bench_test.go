@@ -103,7 +103,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 	ctx := context.Background()
 	var frame string
 	for b.Loop() {
-		st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		st, err := store.Open(ctx, path, store.Options{}) // as arbiter opens it
 		if err != nil {
 			b.Fatal(err)
 		}
