@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,6 +94,7 @@ func BenchmarkMerge(b *testing.B) {
 		strategies := []model.Strategy{model.Dismiss, model.LastWriteWins, model.Synthesis, model.Authority, model.ConfidenceWeighted}
 		var times []time.Duration
 		i := 0
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			if i == len(todo) {
 				b.Fatalf("only %d escalated conflicts: use a smaller -benchtime", len(todo))
@@ -150,6 +152,7 @@ func BenchmarkVote(b *testing.B) {
 		}
 		var times []time.Duration
 		i := 0
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			if i == len(todo) {
 				b.Fatalf("only %d ballots to cast: use a smaller -benchtime", len(todo))
@@ -181,4 +184,19 @@ func reportPercentiles(b *testing.B, times []time.Duration) {
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
 	b.ReportMetric(at(1), "max-ms")
+}
+
+// cpuPerOp reports the process's CPU time (user and system, all threads)
+// per iteration, next to the wall time: on a shared machine the wall
+// time includes waiting for a core, the CPU time does not. Call the
+// returned function after the loop.
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,6 +103,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 	path := queueField(b, 10_000)
 	ctx := context.Background()
 	var frame string
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		st, err := store.Open(ctx, path, store.Options{}) // as arbiter opens it
 		if err != nil {
@@ -151,6 +153,7 @@ func BenchmarkQueueNavigate(b *testing.B) {
 	m := navModel(b, 10_000)
 	down, top := keyMsg("j"), keyMsg("g")
 	var times []time.Duration
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		t := time.Now()
 		k := down
@@ -186,11 +189,13 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		md := newMarkdown()
 		md.Render("warm up the renderer", width, "dark")
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			md.Render(content, width, "dark")
 		}
 	})
 	b.Run("first", func(b *testing.B) {
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			newMarkdown().Render(content, width, "dark")
 		}
@@ -198,6 +203,7 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
 		openConflict(b, m, id)
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			m.fillPanes()
 		}
@@ -236,6 +242,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		m, id := twentyKB(b)
 		var frame string
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			clear(m.cache)
 			frame = openConflict(b, m, id)
@@ -247,6 +254,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
 		openConflict(b, m, id)
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			openConflict(b, m, id)
 		}
@@ -257,6 +265,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 		m.screen = screenQueue
 		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
 		var times []time.Duration
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			t := time.Now()
 			m.screen = screenConflict
@@ -280,4 +289,19 @@ func reportPercentiles(b *testing.B, times []time.Duration) {
 	}
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
+}
+
+// cpuPerOp reports the process's CPU time (user and system, all threads)
+// per iteration, next to the wall time: on a shared machine the wall
+// time includes waiting for a core, the CPU time does not. Call the
+// returned function after the loop.
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
