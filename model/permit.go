@@ -20,7 +20,11 @@ func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
 		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
 	}
 	if !p.Allows(s) {
-		return Errorf(op, CodeUnsupportedOperation, "choose a strategy of level "+fmt.Sprint(p.Level)+" or below",
+		hint := "choose a strategy of level " + fmt.Sprint(p.Level) + " or below"
+		if p.Level < 2 {
+			hint = "a level 1 field has no MERGE; raise the field's level to decide conflicts"
+		}
+		return Errorf(op, CodeUnsupportedOperation, hint,
 			"%s needs conformance level %d; this field is at level %d", s, s.Level(), p.Level)
 	}
 	switch c.Status {

@@ -82,7 +82,27 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 	if err := standing(d, winner); err != nil {
 		return d, "", err
 	}
+	if req.Strategy == model.Vote {
+		if err := quorumReachable(tx, d.Policy); err != nil {
+			return d, "", err
+		}
+	}
 	return d, winner, nil
+}
+
+// quorumReachable refuses to open a vote that could never close: fewer
+// eligible voters than the quorum would leave the conflict pending for
+// good (only votes settle a pending vote).
+func quorumReachable(tx *store.Tx, p model.Policy) error {
+	vs, err := voters(tx, p)
+	if err != nil {
+		return err
+	}
+	if len(vs) < p.Quorum {
+		return model.Errorf("MERGE", model.CodeMergeFailed, "escalate it to a human operator instead, or register more voters",
+			"a vote needs a quorum of %d, but only %d agents may vote in this field", p.Quorum, len(vs))
+	}
+	return nil
 }
 
 // decision is the state a decision is taken on.

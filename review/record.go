@@ -61,6 +61,13 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 			if r.Type != model.RelContradicts {
 				continue
 			}
+			// A unit that was superseded or retracted no longer stands:
+			// contradicting it is recorded, but there is nothing to settle.
+			if live, err := standsInField(tx, r.TargetID); err != nil {
+				return err
+			} else if !live {
+				continue
+			}
 			c, err := openConflict(tx, a, res.UnitID, r, req.ConflictType, epoch, now)
 			if err != nil {
 				return err
@@ -209,4 +216,14 @@ func contest(tx *store.Tx, id string) error {
 		return err
 	}
 	return tx.SetUnitStatus(id, model.UnitContested)
+}
+
+// standsInField reports whether a unit still stands: not superseded, not
+// retracted.
+func standsInField(tx *store.Tx, id string) (bool, error) {
+	u, err := tx.Unit(id)
+	if err != nil {
+		return false, err
+	}
+	return u.Status != model.UnitSuperseded && u.Status != model.UnitRetracted, nil
 }

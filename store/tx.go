@@ -22,9 +22,11 @@ type Tx struct {
 // cannot change before it commits. fn's error rolls everything back.
 func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
 	if s.readOnly {
-		return translate("WRITE", model.Errorf("WRITE", model.CodeReadOnly,
-			"open the field without --read-only, on writable storage",
-			"the field is open read-only; nothing was written"))
+		hint, why := "open the field without --read-only", "it was opened with --read-only"
+		if s.ReadOnlyReason != "" {
+			hint, why = "copy the field to writable storage, or fix its permissions", s.ReadOnlyReason
+		}
+		return model.Errorf("WRITE", model.CodeReadOnly, hint, "the field is read-only (%s); nothing was written", why)
 	}
 	return s.run(ctx, false, fn)
 }
