@@ -3,7 +3,10 @@ package review
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"arbiter/model"
 	"arbiter/store"
@@ -71,5 +74,39 @@ func checkAgent(a *model.Agent) error {
 		return model.Errorf(op, model.CodeInvalidRequest, "register people with --kind human",
 			"authority 10 belongs to human operators; %q is an agent", a.ID)
 	}
+	if why := unprintableName(a.ID, false); why != "" {
+		return model.Errorf(op, model.CodeInvalidRequest, "use printable characters and no spaces", "agent id %q %s", a.ID, why)
+	}
+	if why := unprintableName(a.Role, true); why != "" {
+		return model.Errorf(op, model.CodeInvalidRequest, "use printable characters", "role %q of %q %s", a.Role, a.ID, why)
+	}
 	return nil
+}
+
+// maxNameBytes bounds an agent id and a role: they are shown on every line
+// that names their agent.
+const maxNameBytes = 256
+
+// unprintableName says what makes s unfit to name an agent or a role ("" if
+// nothing does). Agents are programs and their names reach people's
+// terminals, so a name may hold no control character (C0, DEL, C1: escape
+// sequences start with one), no invisible format character (bidi overrides,
+// zero-width spaces, tag characters) and no invalid UTF-8; an id holds no
+// whitespace at all, a role only plain spaces.
+func unprintableName(s string, spaces bool) string {
+	if len(s) > maxNameBytes {
+		return fmt.Sprintf("is %d bytes long; the limit is %d", len(s), maxNameBytes)
+	}
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return "is not valid UTF-8"
+		case r == ' ' && spaces:
+		case unicode.IsSpace(r):
+			return fmt.Sprintf("holds whitespace (%U)", r)
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+			return fmt.Sprintf("holds an unprintable character (%U)", r)
+		}
+	}
+	return ""
 }
