@@ -29,7 +29,13 @@ An existing file is never overwritten.
 Progress goes to stderr, the final counts to stdout. Open the review screen
 on the result as the operator ` + fieldgen.Operator + `.`,
 		Args: cobra.NoArgs,
-		PreRunE: func(*cobra.Command, []string) error {
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("conflicts") {
+				opt.Conflicts = opt.Units / 10
+			}
+			if !cmd.Flags().Changed("open") {
+				opt.Open = opt.Conflicts / 10
+			}
 			if err := opt.Check(); err != nil {
 				return usageErrorf("%v", err)
 			}
@@ -55,8 +61,8 @@ on the result as the operator ` + fieldgen.Operator + `.`,
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&opt.Units, "units", 1_000_000, "memory units, synthesis units included")
-	fl.IntVar(&opt.Conflicts, "conflicts", 100_000, "conflicts opened by contradicts relations")
-	fl.IntVar(&opt.Open, "open", 10_000, "conflicts waiting for people: escalated or put to a vote")
+	fl.IntVar(&opt.Conflicts, "conflicts", 0, "conflicts opened by contradicts relations (default: a tenth of --units)")
+	fl.IntVar(&opt.Open, "open", 0, "conflicts waiting for people, escalated or put to a vote (default: a tenth of --conflicts)")
 	fl.Uint64Var(&opt.Seed, "seed", 1, "seed of the generator: the same seed builds the same field")
 	fl.IntVar(&opt.Batch, "batch", fieldgen.DefaultBatch, "rows written per transaction")
 	return cmd

@@ -78,6 +78,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
 		a.showCmd(), a.mergeCmd(), a.voteCmd(), a.inboxCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
+	root.AddCommand(a.genCmd())
 	return root
 }
 
