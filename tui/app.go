@@ -207,6 +207,9 @@ func (m *Model) headerView() string {
 	if m.readOnly != "" {
 		left += "  " + st.ReadOnly.Render("READ-ONLY")
 	}
+	if file, ok := m.svc.Offline(); ok {
+		left += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
+	}
 	return ansi.Truncate(left, m.width, "…")
 }
 

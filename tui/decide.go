@@ -265,7 +265,14 @@ func confirmView(st Styles, f *decideForm, agents []model.Agent) string {
 
 func resultView(st Styles, r model.MergeResponse) string {
 	var b strings.Builder
-	b.WriteString(st.Success.Render("Written.") + " " + safetext.Line(r.Conflict.ID) + " is now " + st.Bold.Render(string(r.Status)) + "\n")
+	if o := r.Offline; o != nil {
+		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so the decision went to " +
+			safetext.Line(o.File) + " (message " + safetext.Line(o.MessageID) + ").\n" +
+			"  Run `arbiter apply " + safetext.Line(o.File) + " --db LIVE` to make it; there " +
+			safetext.Line(r.Conflict.ID) + " will become " + st.Bold.Render(string(r.Status)) + ":\n")
+	} else {
+		b.WriteString(st.Success.Render("Written.") + " " + safetext.Line(r.Conflict.ID) + " is now " + st.Bold.Render(string(r.Status)) + "\n")
+	}
 	if len(r.SideEffects.SupersededUnits) > 0 {
 		b.WriteString("  superseded: " + safetext.Line(strings.Join(r.SideEffects.SupersededUnits, ", ")) + "\n")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -333,4 +334,33 @@ func openByFilter(s *session, id string) {
 	}
 	s.keys("enter", "enter")
 	s.waitFor(id + "  ")
+}
+
+func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
+	path := demoField(t)
+	out := filepath.Join(t.TempDir(), "decisions.jsonl")
+	svc := openService(t, path, true).WithDecisionsOut(out)
+	s := start(t, svc, demo.Operator, 140, 40)
+	s.waitFor("OFFLINE", "decisions go to", "▸ conflict-008")
+	s.keys("enter")
+	s.waitFor("A mem-023")
+	s.keys("d")
+	s.waitFor("Decide conflict-008")
+	for range 7 {
+		s.keys("down")
+	}
+	s.waitFor("▸ dismiss")
+	s.keys("tab")
+	s.typeText("Different payment classes.")
+	s.keys("ctrl+s")
+	s.waitFor("Write this decision?")
+	s.keys("y")
+	s.waitFor("Recorded.", "arbiter apply")
+	data, err := os.ReadFile(out)
+	if err != nil || strings.Count(string(data), "\n") != 1 || !strings.Contains(string(data), `"conflict-008"`) {
+		t.Fatalf("decisions file: %v\n%s", err, data)
+	}
+	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusEscalated {
+		t.Errorf("the read-only field changed: %s", d.Conflict.Status)
+	}
 }

@@ -102,6 +102,12 @@ func (f *voteForm) view(st Styles) string {
 	var b strings.Builder
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
+	if r := f.result; r != nil && r.Offline != nil {
+		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so your vote went to " +
+			safetext.Line(r.Offline.File) + "; `arbiter apply` casts it on the live field.\n")
+		b.WriteString("\n" + st.Muted.Render("esc returns to the conflict"))
+		return b.String()
+	}
 	if r := f.result; r != nil {
 		b.WriteString(st.Success.Render("Your vote is counted.") + fmt.Sprintf(" %d for A · %d for B · %d of quorum %d\n",
 			r.Tally.ForA, r.Tally.ForB, r.Tally.Total(), r.Tally.Quorum))
