@@ -1,0 +1,208 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// outcome gathers the effects of one decision; the first error stops the
+// rest (each step checks o.err).
+type outcome struct {
+	s         *Service
+	tx        *store.Tx
+	d         decision
+	by        string
+	rationale string
+	message   string // the offline message applied, "" for a live decision
+	epoch     int64
+	now       time.Time
+	err       error
+
+	conflict   model.Conflict
+	superseded []string
+	newUnit    *string
+	notified   []string
+}
+
+func (o *outcome) update(c model.Conflict) {
+	if o.err != nil {
+		return
+	}
+	if err := o.tx.UpdateConflict(c, o.d.Conflict.Version); err != nil {
+		if store.IsStale(err) {
+			err = model.Errorf("MERGE", model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
+		}
+		o.err = err
+		return
+	}
+	c.Version = o.d.Conflict.Version + 1
+	o.conflict = c
+}
+
+func (o *outcome) tell(ids []string, n model.Notification) {
+	if o.err != nil {
+		return
+	}
+	n.Epoch, n.CreatedAt, n.ConflictID = o.epoch, o.now, &o.d.Conflict.ID
+	got, err := notify(o.tx, ids, n)
+	o.err = err
+	o.notified = mergeSorted(o.notified, got)
+}
+
+func (o *outcome) authors() []string {
+	return []string{o.d.A.Unit.Source.AgentID, o.d.B.Unit.Source.AgentID}
+}
+
+func (o *outcome) escalate(reason string) {
+	c := o.d.Conflict
+	c.Status = model.StatusEscalated
+	c.Escalation = &model.Escalation{By: o.by, Reason: reason, Epoch: o.epoch, At: o.now}
+	o.update(c)
+	ops, err := humanOperators(o.tx)
+	if o.err == nil {
+		o.err = err
+	}
+	o.tell(append(o.authors(), ops...), model.Notification{Event: model.EventConflictEscalated, RequiresAction: true,
+		Summary: fmt.Sprintf("%s escalated to a human operator by %s: %s", c.ID, o.by, oneLine(reason))})
+}
+
+func (o *outcome) openVote() {
+	c := o.d.Conflict
+	c.Status = model.StatusPendingVote
+	c.VoteOpened = &model.Escalation{By: o.by, Reason: o.rationale, Epoch: o.epoch, At: o.now}
+	o.update(c)
+	if o.err == nil {
+		o.err = o.tx.ClearBallots(c.ID)
+	}
+	vs, err := voters(o.tx, o.d.Policy)
+	if o.err == nil {
+		o.err = err
+	}
+	o.tell(append(o.authors(), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
+		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d)", c.ID, o.by, o.d.Policy.Quorum)})
+}
+
+// resolve settles the conflict for winner ("" when nobody wins: dismiss);
+// the loser is superseded.
+func (o *outcome) resolve(strategy model.Strategy, winner string) {
+	c := o.d.Conflict
+	c.Status = model.StatusResolved
+	c.Resolution = &model.Resolution{Strategy: strategy, Rationale: o.rationale, ResolvedBy: o.by,
+		EpochResolved: o.epoch, ResolvedAt: o.now}
+	summary := fmt.Sprintf("%s dismissed by %s as not a real conflict; both units stand", c.ID, o.by)
+	if winner != "" {
+		loser, _ := c.Other(winner)
+		c.Resolution.WinnerID = &winner
+		o.supersede(loser)
+		summary = fmt.Sprintf("%s resolved by %s (%s): %s prevails, %s superseded", c.ID, o.by, strategy, winner, loser)
+	}
+	o.update(c)
+	o.settle(c.UnitA, c.UnitB)
+	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved, Summary: summary})
+}
+
+func (o *outcome) synthesize(text string) {
+	c := o.d.Conflict
+	a, b := o.d.A.Unit, o.d.B.Unit
+	score := max(a.Confidence.ScoreOr(0), b.Confidence.ScoreOr(0))
+	u := model.Unit{
+		Mode: model.ModeCommitted, Type: model.TypeSynthesis, Content: text, Status: model.UnitActive, Epoch: o.epoch,
+		Intent: model.Intent{Purpose: fmt.Sprintf("Reconcile %s and %s (%s)", a.ID, b.ID, c.ID)},
+		Confidence: model.Confidence{Score: &score, Reasoning: o.rationale,
+			Evidence: []string{a.ID, b.ID}, Assumptions: []string{}},
+		Source: model.Source{AgentID: o.d.caller.ID, AgentRole: o.d.caller.Role, Timestamp: o.now},
+		Relations: []model.Relation{
+			{Type: model.RelElaborates, TargetID: a.ID, Description: "synthesis of " + c.ID},
+			{Type: model.RelElaborates, TargetID: b.ID, Description: "synthesis of " + c.ID},
+		},
+	}
+	if o.err == nil {
+		id, err := o.tx.InsertUnit(u)
+		o.err, o.newUnit = err, &id
+	}
+	o.supersede(a.ID)
+	o.supersede(b.ID)
+	c.Status = model.StatusResolved
+	c.Resolution = &model.Resolution{Strategy: model.Synthesis, SynthesisUnitID: o.newUnit, Rationale: o.rationale,
+		ResolvedBy: o.by, EpochResolved: o.epoch, ResolvedAt: o.now}
+	o.update(c)
+	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved,
+		MemoryUnitID: o.newUnit, Summary: fmt.Sprintf("%s resolved by %s (synthesis): %s and %s superseded by %s",
+			c.ID, o.by, a.ID, b.ID, deref(o.newUnit))})
+}
+
+func (o *outcome) supersede(id string) {
+	if o.err != nil {
+		return
+	}
+	o.err = o.tx.SetUnitStatus(id, model.UnitSuperseded)
+	o.superseded = append(o.superseded, id)
+}
+
+func (o *outcome) settle(ids ...string) {
+	for _, id := range ids {
+		if o.err == nil {
+			o.err = settle(o.tx, id)
+		}
+	}
+}
+
+func (o *outcome) log(op string, payload any) {
+	if o.err != nil {
+		return
+	}
+	p := map[string]any{"request": payload, "status": o.conflict.Status,
+		"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)}
+	if o.message != "" {
+		p["message_id"] = o.message
+	}
+	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
+		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})
+}
+
+func (o *outcome) response() (model.MergeResponse, error) {
+	if o.err != nil {
+		return model.MergeResponse{}, o.err
+	}
+	return model.MergeResponse{Status: o.conflict.Status, Conflict: o.conflict, SideEffects: model.SideEffects{
+		SupersededUnits: nonNil(o.superseded), NewUnitID: o.newUnit, NotifiedAgents: nonNil(o.notified)}}, nil
+}
+
+func mergeSorted(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(a, b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:117]) + "..."
+	}
+	return s
+}
