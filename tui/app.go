@@ -229,16 +229,17 @@ func (m *Model) say(s string) tea.Cmd {
 	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashClearMsg{id: id} })
 }
 
-// plainError turns an error into one plain sentence for a person.
+// plainError turns an error into one plain sentence for a person, safe to
+// show: errors quote ids and text from the field.
 func plainError(err error) string {
 	if pe, ok := model.AsError(err); ok {
 		s := pe.Message
 		if pe.SuggestedAction != "" {
 			s += " (" + pe.SuggestedAction + ")"
 		}
-		return s
+		return safetext.Line(s)
 	}
-	return err.Error()
+	return safetext.Line(err.Error())
 }
 
 // fitHeight cuts s to h lines, or pads it with empty ones.

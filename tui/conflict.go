@@ -115,8 +115,8 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
 		v.show(0, da, true)
 		v.show(1, db, true)
 	case v.raw:
-		v.show(0, safetext.Block(a), true)
-		v.show(1, safetext.Block(b), true)
+		v.show(0, rawText(a, v.id), true)
+		v.show(1, rawText(b, v.id), true)
 	default:
 		for i := range v.panes {
 			out, ok := cache[v.key(i, st.Theme.Name())]
@@ -206,7 +206,7 @@ func (v conflictView) headerView(st Styles) string {
 			winnerNote(r)+st.Muted.Render(" — "+safetext.Line(r.Rationale)))
 	}
 	if v.notice != "" {
-		lines = append(lines, st.Warn.Render("⚠ "+v.notice))
+		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, w, "…")
@@ -357,6 +357,34 @@ func bar(st Styles, score float64, n int) string {
 	return st.Bar.Full.Render(strings.Repeat("█", full)) + st.Bar.Empty.Render(strings.Repeat("░", n-full))
 }
 
+// maxRawBytes bounds the raw text a pane lays out: laying out takes
+// about 50 ms a megabyte, in Update. The whole unit is one command away.
+const maxRawBytes = 1 << 20
+
+// rawText is a unit's content as it was written, made safe, up to
+// maxRawBytes; past that, a note says how to read all of it.
+func rawText(content, conflictID string) string {
+	text, cut := safetext.Truncate(content, maxRawBytes)
+	text = safetext.Block(text)
+	if cut {
+		text += fmt.Sprintf("\n\n… shown: the first %d KB of %d KB. `arbiter show %s` prints all of it.",
+			maxRawBytes>>10, len(content)>>10, safetext.Line(conflictID))
+	}
+	return text
+}
+
+// maxPayloadBytes bounds the part of an event's payload the history
+// shows: a RECORD event holds the whole unit.
+const maxPayloadBytes = 2 << 10
+
+// excerpt is s cut to at most n bytes, with "…" if it was cut.
+func excerpt(s string, n int) string {
+	if cut, ok := safetext.Truncate(s, n); ok {
+		return cut + "…"
+	}
+	return s
+}
+
 func historyText(st Styles, d model.ConflictDetail) string {
 	var b strings.Builder
 	for _, e := range d.Events {
@@ -364,7 +392,7 @@ func historyText(st Styles, d model.ConflictDetail) string {
 			st.Bold.Render(e.Operation), safetext.Line(e.AgentID))
 		fmt.Fprintf(&b, "  %s\n", st.Muted.Render(safetext.Line(e.At.Local().Format("2006-01-02 15:04:05"))))
 		if len(e.Payload) > 2 {
-			b.WriteString(st.Faint.Render("  "+safetext.Line(string(e.Payload))) + "\n")
+			b.WriteString(st.Faint.Render("  "+safetext.Line(excerpt(string(e.Payload), maxPayloadBytes))) + "\n")
 		}
 	}
 	if b.Len() == 0 {

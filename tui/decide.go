@@ -174,7 +174,7 @@ func (f *decideForm) view(st Styles, k KeyMap, agents []model.Agent, w, h int) s
 		}
 		switch {
 		case ch.Err != nil:
-			line = st.Disabled.Render(line) + st.Muted.Render(" — "+ch.Err.Message)
+			line = st.Disabled.Render(line) + st.Muted.Render(" — "+safetext.Line(ch.Err.Message)) // it may name the caller
 		case i == f.sel:
 			line = st.Selected.Render("▸" + line[1:])
 		}

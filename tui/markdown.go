@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"arbiter/internal/safetext"
@@ -41,18 +42,50 @@ func newMarkdown() *markdown { return &markdown{idle: map[string][]*glamour.Term
 // glamour's output keeps only colour and style sequences (no hyperlinks
 // or other escapes an agent could smuggle through a link). No line is
 // wider than width: the pane shows the lines as they are.
+//
+// Formatting is bounded in time (mdguard.go): text nested deeper than
+// maxNesting is shown as plain text, and so is what is left when
+// renderBudget runs out, each with a note.
 func (m *markdown) Render(content string, width int, theme string) string {
 	text, cut := safetext.Truncate(safetext.Block(content), maxRenderBytes)
-	out, err := m.render(text, width, theme)
-	if err != nil {
-		out = ansi.Wrap(text, width, " ")
+	var out string
+	if depth := nestingDepth(text); depth > maxNesting {
+		out = ansi.Wrap(fmt.Sprintf("Shown as plain text: it nests %d levels deep, too deep to format. Press r for the raw text.",
+			depth)+"\n\n"+text, width, " ")
+	} else {
+		out = m.renderPieces(text, width, theme)
 	}
-	out = strings.TrimRight(onlySGR(out), "\n ")
 	if cut {
 		out += "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press r for the raw text.",
 			maxRenderBytes>>10, len(content)>>10), width, " ")
 	}
 	return out
+}
+
+// renderPieces formats text a piece at a time until renderBudget is
+// spent; the rest follows as plain text.
+func (m *markdown) renderPieces(text string, width int, theme string) string {
+	var b strings.Builder
+	start, done := time.Now(), 0
+	for _, p := range pieces(text) {
+		if time.Since(start) > renderBudget {
+			b.WriteString("\n\n" + ansi.Wrap(fmt.Sprintf("… formatted: the first %d KB. Formatting took too long, so the rest follows as plain text.",
+				done>>10)+"\n\n"+strings.TrimRight(text[done:], "\n "), width, " "))
+			break
+		}
+		out, err := m.render(p, width, theme)
+		if err != nil {
+			out = ansi.Wrap(p, width, " ")
+		}
+		out = strings.TrimRight(onlySGR(out), "\n ")
+		if b.Len() > 0 { // glamour opens each piece with blank lines
+			out = strings.TrimLeft(out, "\n")
+			b.WriteString("\n\n")
+		}
+		b.WriteString(out)
+		done += len(p)
+	}
+	return strings.TrimRight(b.String(), "\n ")
 }
 
 func (m *markdown) render(text string, width int, theme string) (string, error) {

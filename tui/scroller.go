@@ -45,21 +45,11 @@ func (s *scroller) SetContent(text string, wrap bool) {
 	s.clamp()
 }
 
-// hardWrap cuts each line of plain text into pieces of at most w cells.
+// hardWrap cuts each line of plain text into pieces of at most w cells,
+// in one pass: measuring what is left of a line after each cut made a
+// 1 MB line take minutes.
 func hardWrap(text string, w int) []string {
-	var out []string
-	for line := range strings.SplitSeq(text, "\n") {
-		for ansi.StringWidth(line) > w {
-			cut := ansi.Truncate(line, w, "")
-			if cut == "" {
-				break
-			}
-			out = append(out, cut)
-			line = line[len(cut):]
-		}
-		out = append(out, line)
-	}
-	return out
+	return strings.Split(ansi.Hardwrap(text, w, true), "\n")
 }
 
 func (s *scroller) SetWidth(w int)  { s.w = w }

