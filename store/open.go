@@ -208,8 +208,10 @@ func (s *Store) checkFormat(ctx context.Context) error {
 	}
 	// A quick look at the tables, to catch a damaged file early.
 	var n int
-	if err := s.watch.QueryRowContext(ctx, "SELECT count(*) FROM clock").Scan(&n); err != nil || n != 1 {
-		return classifyOpen(s.path, fmt.Errorf("the clock table is missing or damaged: %v", err))
+	if err := s.watch.QueryRowContext(ctx, "SELECT count(*) FROM clock").Scan(&n); err != nil {
+		return classifyOpen(s.path, fmt.Errorf("the clock table is missing or damaged: %w", err))
+	} else if n != 1 {
+		return &OpenError{s.path, fmt.Sprintf("is damaged (its clock has %d rows, not 1); restore it from a backup", n), nil}
 	}
 	return nil
 }
