@@ -33,6 +33,7 @@ const DefaultBusyTimeout = 5 * time.Second
 type Store struct {
 	db       *sql.DB
 	watch    *sql.Conn
+	ckpt     *checkpointer
 	path     string
 	readOnly bool
 	// ReadOnlyReason says why a field asked for read-write was opened
@@ -120,6 +121,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Close releases the field.
 func (s *Store) Close() error {
+	s.stopCheckpointer()
 	if s.watch != nil {
 		s.watch.Close()
 	}
@@ -141,7 +143,8 @@ func (s *Store) connect(opt Options) error {
 			q += "&immutable=1"
 		}
 	} else {
-		q += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		q += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
+			"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(0)" // see checkpointer
 	}
 	db, err := sql.Open("sqlite", "file:"+escapePath(s.path)+"?"+q)
 	if err != nil {
@@ -157,6 +160,9 @@ func (s *Store) connect(opt Options) error {
 		return classifyOpen(s.path, err)
 	}
 	s.watch = conn
+	if !s.readOnly {
+		s.startCheckpointer()
+	}
 	return nil
 }
 

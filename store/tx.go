@@ -54,6 +54,9 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(*Tx) error) (err
 	if err := sqlTx.Commit(); err != nil {
 		return translate("COMMIT", err)
 	}
+	if !readOnly {
+		s.wrote(ctx)
+	}
 	return nil
 }
 
