@@ -37,7 +37,16 @@ func (s *Store) Read(ctx context.Context, fn func(*Tx) error) error {
 }
 
 func (s *Store) run(ctx context.Context, readOnly bool, fn func(*Tx) error) (err error) {
-	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
+	var sqlTx *sql.Tx
+	if readOnly {
+		sqlTx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	} else {
+		var conn *sql.Conn
+		conn, sqlTx, err = s.beginWrite(ctx) // see lockwait.go
+		if conn != nil {
+			defer conn.Close()
+		}
+	}
 	if err != nil {
 		return translate("BEGIN", err)
 	}
