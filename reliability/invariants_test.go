@@ -1,0 +1,369 @@
+package reliability
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+
+	_ "modernc.org/sqlite"
+)
+
+// fieldFacts is what checkField found, for the log and the docs.
+type fieldFacts struct {
+	units, conflicts, events int
+	byStatus                 map[model.ConflictStatus]int
+	byStrategy               map[model.Strategy]int
+	epoch                    int64
+}
+
+func (f fieldFacts) String() string {
+	return fmt.Sprintf("field: %d units, %d conflicts %v, resolved by %v, %d events, epoch %d",
+		f.units, f.conflicts, f.byStatus, f.byStrategy, f.events, f.epoch)
+}
+
+// checkField opens the field at path as arbiter would (recovering what a
+// killed writer left) and checks that it is sound and that every decision
+// in it is whole:
+//
+//   - SQLite's integrity check passes;
+//   - every conflict's version is 1 plus the MERGEs and closing ballots
+//     logged for it: no decision lost or applied twice;
+//   - a resolved conflict has exactly one MERGE or VOTE event that
+//     resolved it, at its epoch_resolved and by its resolved_by; its
+//     resolution is complete; its units are superseded as its strategy
+//     says (the loser; both for synthesis, whose unit exists and
+//     elaborates both; none for dismiss); both authors got
+//     conflict.resolved at that epoch; a vote's winner has the majority
+//     of at least a quorum of ballots, none cast after the close;
+//   - an open conflict has no resolving event and no conflict.resolved
+//     notification, and both its units are contested; an escalated one
+//     has its escalation, a pending vote fewer ballots than the quorum;
+//   - a unit is in at most one conflict, and one in none is active;
+//     every synthesis unit belongs to exactly one resolved conflict;
+//   - every unit has its RECORD event (or is a synthesis), events are in
+//     epoch order, and the clock is at the last event's epoch.
+//
+// Then it compares the field with what the workers said (told): exactly,
+// or, after kills, up to the operations in flight.
+func checkField(t *testing.T, path string, told *tally) fieldFacts {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatalf("open the field after the run: %v", err)
+	}
+	defer st.Close()
+	if res, err := st.IntegrityCheck(ctx); err != nil || !slices.Equal(res, []string{"ok"}) {
+		t.Fatalf("integrity check: %v %v", res, err)
+	}
+	svc := review.New(st)
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	facts := fieldFacts{byStatus: map[model.ConflictStatus]int{}, byStrategy: map[model.Strategy]int{}}
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Errorf(format, args...)
+	}
+
+	// Units, their RECORD events, the synthesis units' relations.
+	type unitRow struct {
+		status, typ, agent string
+		inConflicts        int
+	}
+	units := map[string]*unitRow{}
+	query(t, db, "SELECT id, status, type, agent_id FROM units", func(r scanner) error {
+		var id string
+		u := &unitRow{}
+		err := r.Scan(&id, &u.status, &u.typ, &u.agent)
+		units[id] = u
+		return err
+	})
+	facts.units = len(units)
+	recorded := map[string]bool{}
+	query(t, db, "SELECT unit_id FROM events WHERE operation = 'RECORD'", func(r scanner) error {
+		var id string
+		err := r.Scan(&id)
+		recorded[id] = true
+		return err
+	})
+	elaborates := map[string][]string{}
+	query(t, db, "SELECT unit_id, target_id FROM relations WHERE type = 'elaborates'", func(r scanner) error {
+		var u, target string
+		err := r.Scan(&u, &target)
+		elaborates[u] = append(elaborates[u], target)
+		return err
+	})
+	events := map[string]int{}
+	lastEpoch, ordered := int64(0), true
+	query(t, db, "SELECT operation, epoch FROM events ORDER BY id", func(r scanner) error {
+		var op string
+		var e int64
+		err := r.Scan(&op, &e)
+		events[op]++
+		facts.events++
+		if e < lastEpoch {
+			ordered = false
+		}
+		lastEpoch = e
+		return err
+	})
+	if err := db.QueryRow("SELECT epoch FROM clock").Scan(&facts.epoch); err != nil {
+		t.Fatal(err)
+	}
+	if !ordered || facts.epoch != lastEpoch {
+		fail("the event log is not in epoch order, or the clock (%d) is not at its last epoch (%d)", facts.epoch, lastEpoch)
+	}
+
+	// Every conflict, as a reviewer reads it.
+	rows, err := svc.List(ctx, model.ListQuery{Sort: model.SortAge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts.conflicts = len(rows)
+	synthesisOf := map[string]string{}
+	policy, err := svc.Policy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		d, err := svc.Detail(ctx, row.ID)
+		if err != nil {
+			t.Fatalf("detail %s: %v", row.ID, err)
+		}
+		c := d.Conflict
+		facts.byStatus[c.Status]++
+		a, b := units[c.UnitA], units[c.UnitB]
+		if a == nil || b == nil {
+			fail("%s: a unit is missing", c.ID)
+			continue
+		}
+		a.inConflicts++
+		b.inConflicts++
+		var merges, closing, detects int
+		var resolving []model.Event
+		var voteEpochs []int64
+		for _, e := range d.Events {
+			var p struct {
+				Status model.ConflictStatus `json:"status"`
+			}
+			json.Unmarshal(e.Payload, &p)
+			switch e.Operation {
+			case "DETECT":
+				detects++
+			case "MERGE":
+				merges++
+			case "VOTE":
+				voteEpochs = append(voteEpochs, e.Epoch)
+				if p.Status != model.StatusPendingVote {
+					closing++
+				}
+			}
+			if (e.Operation == "MERGE" || e.Operation == "VOTE") && p.Status == model.StatusResolved {
+				resolving = append(resolving, e)
+			}
+		}
+		if detects != 1 || c.Version != int64(1+merges+closing) {
+			fail("%s: version %d after %d DETECT, %d MERGE and %d closing VOTE events", c.ID, c.Version, detects, merges, closing)
+		}
+		notified := map[string][]string{} // event → agents, at the conflict's last change
+		for _, n := range d.Notifications {
+			if r := c.Resolution; r != nil && n.Epoch == r.EpochResolved {
+				notified[n.Event] = append(notified[n.Event], n.AgentID)
+			}
+			if c.Resolution == nil && n.Event == model.EventConflictResolved {
+				fail("%s is %s but %s was told it is resolved", c.ID, c.Status, n.AgentID)
+			}
+		}
+		authors := sorted(a.agent, b.agent)
+
+		r := c.Resolution
+		if c.Status != model.StatusResolved {
+			if len(resolving) != 0 || r != nil {
+				fail("%s is %s but has a resolution or %d resolving events", c.ID, c.Status, len(resolving))
+			}
+			if a.status != string(model.UnitContested) || b.status != string(model.UnitContested) {
+				fail("%s is %s but its units are %s and %s, not contested", c.ID, c.Status, a.status, b.status)
+			}
+			switch c.Status {
+			case model.StatusEscalated:
+				if c.Escalation == nil || c.Escalation.By == "" {
+					fail("%s is escalated without its escalation", c.ID)
+				}
+				for _, bl := range d.Ballots {
+					if bl.Epoch > c.Escalation.Epoch {
+						fail("%s: %s's ballot at epoch %d came after the escalation at %d", c.ID, bl.VoterID, bl.Epoch, c.Escalation.Epoch)
+					}
+				}
+			case model.StatusPendingVote:
+				if c.VoteOpened == nil || len(d.Ballots) >= policy.Quorum {
+					fail("%s is put to a vote with %d ballots (quorum %d), opened %v", c.ID, len(d.Ballots), policy.Quorum, c.VoteOpened)
+				}
+			}
+			continue
+		}
+
+		// Resolved: exactly once, wholly.
+		facts.byStrategy[r.Strategy]++
+		if len(resolving) != 1 {
+			fail("%s is resolved by %d events, want exactly 1", c.ID, len(resolving))
+			continue
+		}
+		if e := resolving[0]; e.Epoch != r.EpochResolved || e.AgentID != r.ResolvedBy {
+			fail("%s: resolved at %d by %s, but its event is at %d by %s", c.ID, r.EpochResolved, r.ResolvedBy, e.Epoch, e.AgentID)
+		}
+		if r.Rationale == "" || r.ResolvedAt.IsZero() {
+			fail("%s: incomplete resolution %+v", c.ID, r)
+		}
+		if got := sorted(notified[model.EventConflictResolved]...); !slices.Equal(got, authors) {
+			fail("%s: conflict.resolved went to %v, want the authors %v", c.ID, got, authors)
+		}
+		switch r.Strategy {
+		case model.Synthesis:
+			if r.SynthesisUnitID == nil || r.WinnerID != nil {
+				fail("%s: synthesis without its unit, or with a winner", c.ID)
+				continue
+			}
+			s := units[*r.SynthesisUnitID]
+			if s == nil || s.typ != string(model.TypeSynthesis) || s.status != string(model.UnitActive) ||
+				!slices.Equal(sorted(elaborates[*r.SynthesisUnitID]...), sorted(c.UnitA, c.UnitB)) {
+				fail("%s: synthesis unit %s is %+v, elaborating %v", c.ID, *r.SynthesisUnitID, s, elaborates[*r.SynthesisUnitID])
+			}
+			synthesisOf[*r.SynthesisUnitID] = c.ID
+			if a.status != string(model.UnitSuperseded) || b.status != string(model.UnitSuperseded) {
+				fail("%s: synthesis left its units %s and %s", c.ID, a.status, b.status)
+			}
+		case model.Dismiss:
+			if r.WinnerID != nil || a.status != string(model.UnitActive) || b.status != string(model.UnitActive) {
+				fail("%s: dismissed with winner %v, units %s and %s", c.ID, r.WinnerID, a.status, b.status)
+			}
+		default:
+			if r.WinnerID == nil {
+				fail("%s: %s without a winner", c.ID, r.Strategy)
+				continue
+			}
+			winner, loser := a, b
+			if *r.WinnerID == c.UnitB {
+				winner, loser = b, a
+			} else if *r.WinnerID != c.UnitA {
+				fail("%s: winner %s is not one of its units", c.ID, *r.WinnerID)
+			}
+			if winner.status != string(model.UnitActive) || loser.status != string(model.UnitSuperseded) {
+				fail("%s: %s left the winner %s and the loser %s", c.ID, r.Strategy, winner.status, loser.status)
+			}
+		}
+		if r.Strategy == model.Vote {
+			forWinner := 0
+			for _, bl := range d.Ballots {
+				if bl.Epoch > r.EpochResolved {
+					fail("%s: %s's ballot at epoch %d counted after the vote closed at %d", c.ID, bl.VoterID, bl.Epoch, r.EpochResolved)
+				}
+				if bl.Choice == *r.WinnerID {
+					forWinner++
+				}
+			}
+			if len(d.Ballots) < policy.Quorum || 2*forWinner <= len(d.Ballots) {
+				fail("%s: won by vote with %d of %d ballots (quorum %d)", c.ID, forWinner, len(d.Ballots), policy.Quorum)
+			}
+			var voters []string
+			for _, bl := range d.Ballots {
+				voters = append(voters, bl.VoterID)
+			}
+			if got := sorted(notified[model.EventVoteClosed]...); !slices.Equal(got, sorted(voters...)) {
+				fail("%s: vote_closed went to %v, want the voters %v", c.ID, got, sorted(voters...))
+			}
+		}
+		for _, e := range voteEpochs {
+			if e > r.EpochResolved {
+				fail("%s: a VOTE at epoch %d after it was resolved at %d", c.ID, e, r.EpochResolved)
+			}
+		}
+	}
+
+	synthesisUnits := 0
+	for id, u := range units {
+		switch {
+		case u.inConflicts > 1:
+			fail("%s is in %d conflicts; the workers give every conflict fresh units", id, u.inConflicts)
+		case u.inConflicts == 0 && u.status != string(model.UnitActive):
+			fail("%s is in no conflict but %s", id, u.status)
+		}
+		if u.typ == string(model.TypeSynthesis) {
+			synthesisUnits++
+			if synthesisOf[id] == "" {
+				fail("synthesis unit %s belongs to no resolved conflict: half a decision", id)
+			}
+		} else if !recorded[id] {
+			fail("%s has no RECORD event", id)
+		}
+	}
+
+	// The field against what the workers said.
+	between := func(what string, got, told, inFlight int) {
+		t.Helper()
+		if got < told || got > told+inFlight {
+			fail("%s: the field holds %d, the workers were told %d (%d in flight when killed)", what, got, told, inFlight)
+		}
+	}
+	between("RECORDs", events["RECORD"], len(told.units), told.inFlight["record"])
+	between("conflicts", len(rows), len(told.conflicts), told.inFlight["record"])
+	between("MERGEs", events["MERGE"], told.merged(), told.inFlight["merge"])
+	between("ballots", events["VOTE"], told.votes, told.inFlight["vote"])
+	between("synthesis units", synthesisUnits, told.merges[string(model.Synthesis)], told.inFlight["merge"])
+	for id := range told.units {
+		if units[id] == nil {
+			fail("%s was recorded, but the field does not hold it", id)
+		}
+	}
+	for id := range told.conflicts {
+		if !slices.ContainsFunc(rows, func(r model.ConflictSummary) bool { return r.ID == id }) {
+			fail("%s was opened, but the field does not hold it", id)
+		}
+	}
+	for id, n := range told.mergedIDs {
+		var got int
+		db.QueryRow("SELECT count(*) FROM events WHERE operation = 'MERGE' AND conflict_id = ?", id).Scan(&got)
+		if got < n {
+			fail("%s: %d MERGEs accepted, %d in the field", id, n, got)
+		}
+	}
+	for _, u := range told.unexpected {
+		fail("a worker met %s", u)
+	}
+	return facts
+}
+
+type scanner interface{ Scan(...any) error }
+
+func query(t *testing.T, db *sql.DB, q string, row func(scanner) error) {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sorted(s ...string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
