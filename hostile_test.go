@@ -254,3 +254,30 @@ func TestHostileFieldTextReachesNoTerminalThroughTheCLI(t *testing.T) {
 		t.Errorf("show --json must keep the text exactly, escaped: %+v", d.Conflict.Resolution)
 	}
 }
+
+// FuzzWriteJSON: whatever text a field holds, --json output is valid
+// JSON that gives the text back (invalid UTF-8 as U+FFFD, byte by byte)
+// and carries no byte that could drive a terminal (see inert).
+func FuzzWriteJSON(f *testing.F) {
+	for _, s := range []string{"", "plain", attacks, "\u200d\u200c👨\u200d👩", "\U000E0041\U000E007F", "\xed\xa0\x80\xff", "\u00ad\u061c\ufeff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var out strings.Builder
+		if err := writeJSON(&out, map[string]string{"text": s}); err != nil {
+			t.Fatal(err)
+		}
+		inert(t, "writeJSON", out.String())
+		var back map[string]string
+		if err := json.Unmarshal([]byte(out.String()), &back); err != nil {
+			t.Fatalf("not JSON: %v\n%q", err, out.String())
+		}
+		var want strings.Builder
+		for _, r := range s { // an invalid byte is one U+FFFD
+			want.WriteRune(r)
+		}
+		if back["text"] != want.String() {
+			t.Fatalf("%q came back as %q", s, back["text"])
+		}
+	})
+}

@@ -309,3 +309,21 @@ func TestMarkdownLinksDoNotBecomeTerminalHyperlinks(t *testing.T) {
 		t.Errorf("the link's address should stay readable:\n%s", out)
 	}
 }
+
+// FuzzRenderLeavesOnlyStyle: whatever markdown an agent writes, what the
+// screen gets from formatting it holds no escape sequence but SGR and no
+// control, bidi or invisible character (frameProblem): the sanitizer
+// runs before glamour, and onlySGR after it.
+func FuzzRenderLeavesOnlyStyle(f *testing.F) {
+	for _, s := range []string{attacks, "[x](https://evil.example/\x1b]52;c;eA==\x07)", "<https://a.example>",
+		"# h\n\n> q\n\n- l\n\n```go\nx\x1b[2J\n```\n\n| a | b |\n|---|---|\n| \x07 | \u202e |\n",
+		strings.Repeat(">", 20) + " deep", "![i](https://i.example/a.png \"t\x1b[8m\")"} {
+		f.Add(s)
+	}
+	md := newMarkdown()
+	f.Fuzz(func(t *testing.T, s string) {
+		if p := frameProblem(md.Render(s, 40, "dark")); p != "" {
+			t.Fatalf("Render(%q): %s", s, p)
+		}
+	})
+}
