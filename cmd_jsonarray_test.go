@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"arbiter/model"
 )
@@ -50,5 +54,30 @@ func TestWriteJSONArrayPrintsNothingWhenTheListFails(t *testing.T) {
 	})
 	if !errors.Is(err, boom) || out.Len() != 0 {
 		t.Errorf("got %v and %q; want the error and nothing printed", err, out.String())
+	}
+}
+
+// escapeControls skips its ASCII prefix before decoding runes; it still
+// rewrites exactly what decoding everything would.
+func TestEscapeControlsFindsControlsAfterAnASCIIPrefix(t *testing.T) {
+	for _, in := range []string{"", "plain", "a\x7fb", "ascii then \u0085", "\u00ad first", "é then \u200b",
+		"ok \u200d joiner", "tag \U000E0001", "\xff invalid \u0085"} {
+		got := string(escapeControls([]byte(in)))
+		var want strings.Builder
+		for _, r := range in {
+			if r > 0xffff && isRawControl(r) {
+				hi, lo := utf16.EncodeRune(r)
+				fmt.Fprintf(&want, `\u%04x\u%04x`, hi, lo)
+			} else if r != utf8.RuneError && isRawControl(r) {
+				fmt.Fprintf(&want, `\u%04x`, r)
+			} else if r == utf8.RuneError {
+				want.WriteString("\xff")
+			} else {
+				want.WriteRune(r)
+			}
+		}
+		if got != want.String() {
+			t.Errorf("escapeControls(%q) = %q, want %q", in, got, want.String())
+		}
 	}
 }
