@@ -286,7 +286,7 @@ func TestReadOnlyFieldDisablesDecisionsAndSaysWhy(t *testing.T) {
 	s := start(t, svc, demo.Operator, 140, 30)
 	s.waitFor("READ-ONLY", "▸ conflict-008")
 	s.keys("enter")
-	s.waitFor("decide (read-only)")
+	s.waitFor("decide (read-only)", "A mem-023")
 	s.keys("d")
 	s.waitFor("Deciding is disabled: the field is read-only")
 }

@@ -145,11 +145,11 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) startDecide() tea.Cmd {
 	v := &m.conflict
-	if !v.loaded {
-		return nil
-	}
 	if why := m.canDecide(); why != "" {
 		return m.say("Deciding is disabled: " + why + ".")
+	}
+	if !v.loaded {
+		return nil
 	}
 	if v.detail.Conflict.Status == model.StatusPendingVote {
 		return m.say(v.id + " is put to a vote: press v to vote.")
@@ -171,11 +171,11 @@ func (m *Model) startDecide() tea.Cmd {
 
 func (m *Model) startVote() tea.Cmd {
 	v := &m.conflict
-	if !v.loaded {
-		return nil
-	}
 	if why := m.canDecide(); why != "" {
 		return m.say("Voting is disabled: " + why + ".")
+	}
+	if !v.loaded {
+		return nil
 	}
 	if v.detail.Conflict.Status != model.StatusPendingVote {
 		return m.say(v.id + " is not put to a vote; press d to decide it.")
