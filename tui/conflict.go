@@ -195,7 +195,7 @@ func (v conflictView) headerView(st Styles) string {
 	lines := []string{
 		st.Title.Render(safetext.Line(c.ID)) + "  " + string(c.Type) + " conflict · " + status +
 			st.Muted.Render(fmt.Sprintf(" · version %d · detected %s", c.Version, c.DetectedBy)) + escalationNote(st, c),
-		safetext.Line(c.Description),
+		lineOf(c.Description),
 		v.rulesLine(st),
 	}
 	if v.voteShown() {
@@ -203,7 +203,7 @@ func (v conflictView) headerView(st Styles) string {
 	}
 	if r := c.Resolution; r != nil {
 		lines = append(lines, st.Success.Render("Resolved")+" by "+safetext.Line(r.ResolvedBy)+" with "+string(r.Strategy)+
-			winnerNote(r)+st.Muted.Render(" — "+safetext.Line(r.Rationale)))
+			winnerNote(r)+st.Muted.Render(" — "+lineOf(r.Rationale)))
 	}
 	if v.notice != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
@@ -216,10 +216,10 @@ func (v conflictView) headerView(st Styles) string {
 
 func escalationNote(st Styles, c model.Conflict) string {
 	if e := c.Escalation; e != nil && c.Status == model.StatusEscalated {
-		return st.Muted.Render(" · escalated by ") + safetext.Line(e.By) + st.Muted.Render(": "+safetext.Line(e.Reason))
+		return st.Muted.Render(" · escalated by ") + safetext.Line(e.By) + st.Muted.Render(": "+lineOf(e.Reason))
 	}
 	if e := c.VoteOpened; e != nil && c.Status == model.StatusPendingVote {
-		return st.Muted.Render(" · vote opened by ") + safetext.Line(e.By) + st.Muted.Render(": "+safetext.Line(e.Reason))
+		return st.Muted.Render(" · vote opened by ") + safetext.Line(e.By) + st.Muted.Render(": "+lineOf(e.Reason))
 	}
 	return ""
 }
@@ -280,7 +280,7 @@ func voteLines(st Styles, d model.ConflictDetail) []string {
 		}
 		side := d.Conflict.Side(b.Choice)
 		lines = append(lines, "  "+safetext.Line(b.VoterID)+" → "+sideStyle(st, side).Render(side)+
-			st.Muted.Render(": "+safetext.Line(b.Rationale)))
+			st.Muted.Render(": "+lineOf(b.Rationale)))
 	}
 	return lines
 }
@@ -384,6 +384,15 @@ func excerpt(s string, n int) string {
 	}
 	return s
 }
+
+// maxLineBytes bounds the field text a one-line place of the screen
+// sanitizes and measures: more than the widest line shows. Descriptions,
+// reasons and rationales have no size limit, and the conflict's header
+// is drawn at every frame: a 10 MB description took seconds a frame.
+const maxLineBytes = 4 << 10
+
+// lineOf is field text made safe for one line, cut to maxLineBytes first.
+func lineOf(s string) string { return safetext.Line(excerpt(s, maxLineBytes)) }
 
 func historyText(st Styles, d model.ConflictDetail) string {
 	var b strings.Builder

@@ -258,10 +258,10 @@ func (c columns) row(st Styles, r model.ConflictSummary, now time.Time) string {
 	if r.Tally != nil && r.Status == model.StatusPendingVote {
 		tally = fmt.Sprintf("%d/%d", r.Tally.Total(), r.Tally.Quorum)
 	}
-	agents := safetext.Line(r.AgentA) + " vs " + safetext.Line(r.AgentB)
+	agents := lineOf(r.AgentA) + " vs " + lineOf(r.AgentB)
 	return "  " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
 		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
-		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(safetext.Line(r.Description), c.desc))
+		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(lineOf(r.Description), c.desc))
 }
 
 // cell pads or cuts s to exactly w cells (0: nothing).
