@@ -34,6 +34,7 @@ type Store struct {
 	db       *sql.DB
 	watch    *sql.Conn
 	ckpt     *checkpointer
+	stmts    stmts
 	path     string
 	readOnly bool
 	// ReadOnlyReason says why a field asked for read-write was opened
@@ -122,6 +123,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // Close releases the field.
 func (s *Store) Close() error {
 	s.stopCheckpointer()
+	s.closeStmts()
 	if s.watch != nil {
 		s.watch.Close()
 	}

@@ -15,6 +15,7 @@ import (
 type Tx struct {
 	ctx context.Context
 	tx  *sql.Tx
+	s   *Store
 }
 
 // Write runs fn in a BEGIN IMMEDIATE transaction: it takes the field's
@@ -56,7 +57,7 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(*Tx) error) (err
 			panic(p)
 		}
 	}()
-	if err := fn(&Tx{ctx: ctx, tx: sqlTx}); err != nil {
+	if err := fn(&Tx{ctx: ctx, tx: sqlTx, s: s}); err != nil {
 		sqlTx.Rollback()
 		return translate("WRITE", err)
 	}
@@ -97,14 +98,23 @@ func (s *Store) IntegrityCheck(ctx context.Context) ([]string, error) {
 }
 
 func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	if st := t.prepared(query); st != nil {
+		return st.ExecContext(t.ctx, args...)
+	}
 	return t.tx.ExecContext(t.ctx, query, args...)
 }
 
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	if st := t.prepared(query); st != nil {
+		return st.QueryContext(t.ctx, args...)
+	}
 	return t.tx.QueryContext(t.ctx, query, args...)
 }
 
 func (t *Tx) row(query string, args ...any) *sql.Row {
+	if st := t.prepared(query); st != nil {
+		return st.QueryRowContext(t.ctx, args...)
+	}
 	return t.tx.QueryRowContext(t.ctx, query, args...)
 }
 
