@@ -9,12 +9,12 @@ package fieldgen_test
 //	go test ./fieldgen -run '^$' -bench . -benchtime 1000x
 
 import (
+	"arbiter/internal/benchmetrics"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -101,7 +101,7 @@ func BenchmarkMerge(b *testing.B) {
 		strategies := []model.Strategy{model.Dismiss, model.LastWriteWins, model.Synthesis, model.Authority, model.ConfidenceWeighted}
 		var times []time.Duration
 		i := 0
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			if i == len(todo) {
 				b.Fatalf("only %d escalated conflicts: use a smaller -benchtime", len(todo))
@@ -132,7 +132,7 @@ func BenchmarkMerge(b *testing.B) {
 			times = append(times, time.Since(t))
 			i++
 		}
-		reportPercentiles(b, times)
+		benchmetrics.Percentiles(b, times)
 	})
 }
 
@@ -159,7 +159,7 @@ func BenchmarkVote(b *testing.B) {
 		}
 		var times []time.Duration
 		i := 0
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			if i == len(todo) {
 				b.Fatalf("only %d ballots to cast: use a smaller -benchtime", len(todo))
@@ -174,36 +174,6 @@ func BenchmarkVote(b *testing.B) {
 			times = append(times, time.Since(t))
 			i++
 		}
-		reportPercentiles(b, times)
+		benchmetrics.Percentiles(b, times)
 	})
-}
-
-// reportPercentiles adds the median, 99th percentile and maximum of times
-// to the benchmark's figures.
-func reportPercentiles(b *testing.B, times []time.Duration) {
-	if len(times) == 0 {
-		return
-	}
-	slices.Sort(times)
-	at := func(p float64) float64 {
-		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Nanoseconds()) / 1e6
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-	b.ReportMetric(at(1), "max-ms")
-}
-
-// cpuPerOp reports the process's CPU time (user and system, all threads)
-// per iteration, next to the wall time: on a shared machine the wall
-// time includes waiting for a core, the CPU time does not. Call the
-// returned function after the loop.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

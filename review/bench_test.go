@@ -1,13 +1,13 @@
 package review_test
 
 import (
+	"arbiter/internal/benchmetrics"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -297,7 +297,7 @@ func BenchmarkListReviewQueue(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses}
 	var rows int
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		list, err := svc.List(context.Background(), q)
 		if err != nil {
@@ -315,7 +315,7 @@ func BenchmarkListReviewPage(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses, Limit: 100}
 	i := 0
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		q.Offset = (i * 100) % benchField.queue
 		i++
@@ -329,7 +329,7 @@ func BenchmarkListReviewPage(b *testing.B) {
 func BenchmarkListSearch(b *testing.B) {
 	svc := benchService(b)
 	q := model.ListQuery{Statuses: model.ReviewStatuses, Search: "agent-07", Limit: 100}
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		if _, err := svc.List(context.Background(), q); err != nil {
 			b.Fatal(err)
@@ -340,7 +340,7 @@ func BenchmarkListSearch(b *testing.B) {
 func BenchmarkDetail(b *testing.B) {
 	svc := benchService(b)
 	i := 0
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		id := benchField.voting[i%len(benchField.voting)]
 		i++
@@ -355,7 +355,7 @@ func BenchmarkMerge(b *testing.B) {
 	svc := benchService(b)
 	detected := benchField.detected
 	i := 0
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		if i == len(detected) {
 			b.Fatalf("only %d detected conflicts to decide; use -benchtime=%dx or less", len(detected), len(detected))
@@ -377,7 +377,7 @@ func BenchmarkVote(b *testing.B) {
 	// change them: four ballots never reach the quorum of five.
 	voters := []string{rt.Lead3, rt.Senior1}
 	i := 0
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		id := voting[i%len(voting)]
 		voter := voters[(i/len(voting))%len(voters)]
@@ -388,21 +388,6 @@ func BenchmarkVote(b *testing.B) {
 			b.Fatalf("vote on %s: closed %v, %v", id, resp.Closed, err)
 		}
 	}
-}
-
-// cpuPerOp reports the process's CPU time (user + system) per iteration
-// next to the wall time: on a shared machine the wall time includes
-// waiting for a core, the CPU time does not. Call the returned function
-// after the loop (defer cpuPerOp(b)() does).
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func conflictNumber(id string) int {

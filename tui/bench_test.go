@@ -8,12 +8,11 @@ package tui
 //	go test ./tui -run '^$' -bench . -benchtime 200x
 
 import (
+	"arbiter/internal/benchmetrics"
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -103,7 +102,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 	path := queueField(b, 10_000)
 	ctx := context.Background()
 	var frame string
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		st, err := store.Open(ctx, path, store.Options{}) // as arbiter opens it
 		if err != nil {
@@ -153,7 +152,7 @@ func BenchmarkQueueNavigate(b *testing.B) {
 	m := navModel(b, 10_000)
 	down, top := keyMsg("j"), keyMsg("g")
 	var times []time.Duration
-	defer cpuPerOp(b)()
+	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
 		t := time.Now()
 		k := down
@@ -164,7 +163,7 @@ func BenchmarkQueueNavigate(b *testing.B) {
 		_ = m.View()
 		times = append(times, time.Since(t))
 	}
-	reportPercentiles(b, times)
+	benchmetrics.Percentiles(b, times)
 }
 
 // twentyKB records a conflict between two units of about 20 KB of
@@ -189,13 +188,13 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		md := newMarkdown()
 		md.Render("warm up the renderer", width, "dark")
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			md.Render(content, width, "dark")
 		}
 	})
 	b.Run("first", func(b *testing.B) {
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			newMarkdown().Render(content, width, "dark")
 		}
@@ -203,7 +202,7 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
 		openConflict(b, m, id)
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			m.fillPanes()
 		}
@@ -242,7 +241,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		m, id := twentyKB(b)
 		var frame string
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			clear(m.cache)
 			frame = openConflict(b, m, id)
@@ -254,7 +253,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
 		openConflict(b, m, id)
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			openConflict(b, m, id)
 		}
@@ -265,7 +264,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 		m.screen = screenQueue
 		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
 		var times []time.Duration
-		defer cpuPerOp(b)()
+		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			t := time.Now()
 			m.screen = screenConflict
@@ -273,35 +272,6 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 			_ = m.View()
 			times = append(times, time.Since(t))
 		}
-		reportPercentiles(b, times)
+		benchmetrics.Percentiles(b, times)
 	})
-}
-
-// reportPercentiles adds the median and 99th percentile of times to the
-// benchmark's figures.
-func reportPercentiles(b *testing.B, times []time.Duration) {
-	if len(times) == 0 {
-		return
-	}
-	slices.Sort(times)
-	at := func(p float64) float64 {
-		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Nanoseconds()) / 1e6
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-}
-
-// cpuPerOp reports the process's CPU time (user and system, all threads)
-// per iteration, next to the wall time: on a shared machine the wall
-// time includes waiting for a core, the CPU time does not. Call the
-// returned function after the loop.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
