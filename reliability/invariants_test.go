@@ -186,6 +186,19 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 			}
 		}
 		authors := sorted(a.agent, b.agent)
+		// The queue's row: its authors and ballot counts, kept by the
+		// field's triggers, agree with the units and the ballots.
+		var forA, forB int
+		for _, v := range d.Ballots {
+			forA += btoi(v.Choice == c.UnitA)
+			forB += btoi(v.Choice == c.UnitB)
+		}
+		if row.AgentA != a.agent || row.AgentB != b.agent {
+			fail("%s lists authors %s and %s, its units are by %s and %s", c.ID, row.AgentA, row.AgentB, a.agent, b.agent)
+		}
+		if got := row.Tally; (got == nil && forA+forB > 0) || (got != nil && (got.ForA != forA || got.ForB != forB)) {
+			fail("%s lists the tally %+v, its ballots are %d for A and %d for B", c.ID, got, forA, forB)
+		}
 
 		r := c.Resolution
 		if c.Status != model.StatusResolved {
@@ -344,6 +357,13 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 }
 
 type scanner interface{ Scan(...any) error }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func query(t *testing.T, db *sql.DB, q string, row func(scanner) error) {
 	t.Helper()

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 
 	"arbiter/model"
@@ -171,21 +172,28 @@ func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
 // EachConflict calls fn with each conflict summary of ListConflicts' page,
 // in order, as it is read; an error from fn stops the reading.
 func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error {
-	query, args := listConflictsSQL(q)
+	query, args, packed := listConflictsSQL(q)
 	rows, err := t.query(query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	var text string
 	for rows.Next() {
 		var s model.ConflictSummary
 		var forA, forB int
-		c, err := scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
+		if packed {
+			err = rows.Scan(&text)
+			if err == nil {
+				s, forA, forB, err = scanPacked(text)
+			}
+		} else {
+			s.Conflict, err = scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
+		}
 		if err != nil {
 			return err
 		}
-		s.Conflict = c
-		if c.Status == model.StatusPendingVote || forA+forB > 0 {
+		if s.Status == model.StatusPendingVote || forA+forB > 0 {
 			s.Tally = &model.Tally{ForA: forA, ForB: forB}
 		}
 		if err := fn(s); err != nil {
@@ -195,48 +203,60 @@ func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) erro
 	return rows.Err()
 }
 
-// listConflictsSQL is ListConflicts' query for q, and its arguments.
+// listConflictsSQL is ListConflicts' query for q, its arguments, and
+// whether it reads packed rows (packed.go).
 //
-// A page without a search (the review screen's queue) is chosen first
-// from the conflicts alone — the status and epoch indexes hold what it
-// is sorted by — and only its rows are joined to their units and votes:
-// a page of 2,000 of the 10,000 open conflicts of a million-unit field
-// then costs a fifth of joining them all before sorting.
-func listConflictsSQL(q model.ListQuery) (string, []any) {
+// Each conflict row carries its units' authors and its ballot counts
+// (migration 3), so no query here joins. The review queue — escalated and
+// pending_vote, the default of the screen and of list — is one scan of
+// conflicts_review, which holds those conflicts in queue order, each row
+// packed: on a million-unit field that reads a few hundred pages instead
+// of one page per conflict. Other statuses pick a page from the status
+// and epoch indexes first, then read only its rows.
+func listConflictsSQL(q model.ListQuery) (query string, args []any, packed bool) {
 	var where []string
-	var args []any
-	if len(q.Statuses) > 0 {
-		where = append(where, `c.status IN (?`+strings.Repeat(", ?", len(q.Statuses)-1)+`)`)
+	cols, from := summaryCols, `conflicts c`
+	review := len(q.Statuses) > 0
+	for _, s := range q.Statuses {
+		review = review && slices.Contains(model.ReviewStatuses, s)
+	}
+	if review {
+		// The index's expression and condition, word for word: SQLite
+		// matches them as written, and its table has no alias here.
+		cols, from = reviewRow, `conflicts INDEXED BY conflicts_review`
+		where = append(where, `status IN ('escalated', 'pending_vote')`)
+	}
+	if len(q.Statuses) > 0 && (!review || len(q.Statuses) < len(model.ReviewStatuses)) {
+		where = append(where, `status IN (?`+strings.Repeat(", ?", len(q.Statuses)-1)+`)`)
 		for _, s := range q.Statuses {
 			args = append(args, string(s))
 		}
 	}
 	if q.Search != "" {
 		like := "%" + escapeLike(strings.ToLower(q.Search)) + "%"
-		where = append(where, `(lower(c.id) LIKE ? ESCAPE '\' OR lower(c.description) LIKE ? ESCAPE '\'
-			OR lower(ua.agent_id) LIKE ? ESCAPE '\' OR lower(ub.agent_id) LIKE ? ESCAPE '\' OR c.type LIKE ? ESCAPE '\')`)
+		where = append(where, `(lower(id) LIKE ? ESCAPE '\' OR lower(description) LIKE ? ESCAPE '\'
+			OR lower(agent_a) LIKE ? ESCAPE '\' OR lower(agent_b) LIKE ? ESCAPE '\' OR type LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like, like, like)
 	}
-	order := ` ORDER BY c.epoch, c.seq`
-	if q.Sort == model.SortType {
-		order = ` ORDER BY c.type, c.epoch, c.seq`
+	orderBy := func(table string) string {
+		if q.Sort == model.SortType {
+			return ` ORDER BY ` + table + `type, ` + table + `epoch, ` + table + `seq`
+		}
+		return ` ORDER BY ` + table + `epoch, ` + table + `seq`
 	}
-	from := `conflicts c`
-	paged := q.Limit > 0 && q.Search == ""
+	order := orderBy("")
+	paged := q.Limit > 0 && q.Search == "" && !review
 	if paged {
-		page := `SELECT c.seq FROM conflicts c`
+		page := `SELECT seq FROM conflicts`
 		if len(where) > 0 {
 			page += ` WHERE ` + strings.Join(where, ` AND `)
 		}
 		from = `(` + page + order + ` LIMIT ? OFFSET ?) page JOIN conflicts c ON c.seq = page.seq`
+		order = orderBy("c.")
 		args = append(args, q.Limit, q.Offset)
 		where = nil
 	}
-	query := `SELECT ` + conflictCols + `, ua.agent_id, ua.agent_role, ub.agent_id, ub.agent_role,
-		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_a),
-		(SELECT count(*) FROM votes v WHERE v.conflict_id = c.id AND v.choice = c.unit_b)
-		FROM ` + from + ` JOIN units ua INDEXED BY units_author ON ua.id = c.unit_a
-		JOIN units ub INDEXED BY units_author ON ub.id = c.unit_b`
+	query = `SELECT ` + cols + ` FROM ` + from
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -245,8 +265,14 @@ func listConflictsSQL(q model.ListQuery) (string, []any) {
 		query += ` LIMIT ? OFFSET ?`
 		args = append(args, q.Limit, q.Offset)
 	}
-	return query, args
+	return query, args, review
 }
+
+// summaryCols are a queue row's columns: the conflict's, its units'
+// authors and its ballot counts.
+const summaryCols = conflictCols + `,
+	coalesce(c.agent_a, ''), coalesce(c.role_a, ''), coalesce(c.agent_b, ''), coalesce(c.role_b, ''),
+	c.votes_a, c.votes_b`
 
 // CountConflicts counts conflicts by status.
 func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {

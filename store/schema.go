@@ -157,7 +157,74 @@ CREATE INDEX conflicts_epoch ON conflicts (epoch);
 CREATE INDEX conflicts_type ON conflicts (type, epoch);
 CREATE INDEX units_author ON units (id, agent_id, agent_role);
 `,
+	// 3: the review queue read from one small index (docs/performance.md,
+	// "A million-unit field"). Each conflict carries its units' authors
+	// and its ballot counts, kept by triggers whoever writes, so listing
+	// needs no join. conflicts_review holds the conflicts open for review
+	// in queue order, each with its whole queue row packed into one text
+	// (reviewRow): the queue is one scan of the index, one column a row.
+	// units_author served the join and goes.
+	`
+ALTER TABLE conflicts ADD COLUMN agent_a TEXT;
+ALTER TABLE conflicts ADD COLUMN role_a  TEXT;
+ALTER TABLE conflicts ADD COLUMN agent_b TEXT;
+ALTER TABLE conflicts ADD COLUMN role_b  TEXT;
+ALTER TABLE conflicts ADD COLUMN votes_a INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE conflicts ADD COLUMN votes_b INTEGER NOT NULL DEFAULT 0;
+
+CREATE TRIGGER conflicts_authors AFTER INSERT ON conflicts BEGIN
+	UPDATE conflicts SET
+		(agent_a, role_a) = (SELECT agent_id, agent_role FROM units WHERE id = NEW.unit_a),
+		(agent_b, role_b) = (SELECT agent_id, agent_role FROM units WHERE id = NEW.unit_b)
+	WHERE seq = NEW.seq;
+END;
+CREATE TRIGGER conflicts_authors_units AFTER UPDATE OF unit_a, unit_b ON conflicts BEGIN
+	UPDATE conflicts SET
+		(agent_a, role_a) = (SELECT agent_id, agent_role FROM units WHERE id = NEW.unit_a),
+		(agent_b, role_b) = (SELECT agent_id, agent_role FROM units WHERE id = NEW.unit_b)
+	WHERE seq = NEW.seq;
+END;
+UPDATE conflicts SET
+	(agent_a, role_a) = (SELECT agent_id, agent_role FROM units WHERE id = conflicts.unit_a),
+	(agent_b, role_b) = (SELECT agent_id, agent_role FROM units WHERE id = conflicts.unit_b);
+
+CREATE TRIGGER votes_tally_insert AFTER INSERT ON votes BEGIN
+	UPDATE conflicts SET ` + countBallots + ` WHERE id = NEW.conflict_id;
+END;
+CREATE TRIGGER votes_tally_update AFTER UPDATE ON votes BEGIN
+	UPDATE conflicts SET ` + countBallots + ` WHERE id IN (OLD.conflict_id, NEW.conflict_id);
+END;
+CREATE TRIGGER votes_tally_delete AFTER DELETE ON votes BEGIN
+	UPDATE conflicts SET ` + countBallots + ` WHERE id = OLD.conflict_id;
+END;
+UPDATE conflicts SET ` + countBallots + ` WHERE id IN (SELECT conflict_id FROM votes);
+
+CREATE INDEX conflicts_review ON conflicts (epoch, seq, status, type, (` + reviewRow + `))
+	WHERE status IN ('escalated', 'pending_vote');
+DROP INDEX units_author;
+`,
 }
+
+// countBallots sets a conflict's ballot counts from its votes.
+const countBallots = `
+	votes_a = (SELECT count(*) FROM votes v WHERE v.conflict_id = conflicts.id AND v.choice = conflicts.unit_a),
+	votes_b = (SELECT count(*) FROM votes v WHERE v.conflict_id = conflicts.id AND v.choice = conflicts.unit_b)`
+
+// reviewRow is a queue row packed into one text, as conflicts_review
+// stores it: for each of reviewCols, '-' if it is NULL, else its length
+// in bytes, ':' and its text. Never change it (migration 3 is released):
+// SQLite reads the packed rows from the index only for a query that
+// spells the expression the same way.
+var reviewRow = packColumns(reviewCols)
+
+// reviewCols are a queue row's columns, in the order Tx.EachConflict
+// scans them: the conflict's, its units' authors, its ballot counts.
+var reviewCols = []string{"id", "type", "status", "unit_a", "unit_b", "description", "detected_by",
+	"detected_at", "epoch", "version",
+	"escalated_by", "escalated_reason", "escalated_epoch", "escalated_at",
+	"vote_opened_by", "vote_reason", "vote_opened_epoch", "vote_opened_at",
+	"strategy", "winner_id", "synthesis_unit_id", "rationale", "resolved_by", "epoch_resolved", "resolved_at",
+	"agent_a", "role_a", "agent_b", "role_b", "votes_a", "votes_b"}
 
 // Version is the field format this arbiter writes.
 var Version = len(migrations)

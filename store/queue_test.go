@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/model"
+)
+
+// queueField is a field with agents a1 (role r1) and a2 (role r2), units
+// u1 by a1 and u2 by a2, and conflict c1 between them, pending a vote.
+func queueField(t *testing.T, path string) *Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := Create(ctx, path, model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Write(ctx, func(tx *Tx) error {
+		for _, a := range []model.Agent{{ID: "a1", Role: "r1"}, {ID: "a2", Role: "r2"}} {
+			a.Kind, a.Authority, a.Status, a.RegisteredAt = model.KindAgent, 6, model.AgentIdle, time.Now()
+			if err := tx.InsertAgent(a, 1); err != nil {
+				return err
+			}
+		}
+		for i, id := range []string{"u1", "u2"} {
+			agent, role := []string{"a1", "a2"}[i], []string{"r1", "r2"}[i]
+			u := model.Unit{ID: id, Mode: model.ModeCommitted, Type: model.TypeFinding, Content: "c",
+				Intent: model.Intent{Purpose: "p"}, Source: model.Source{AgentID: agent, AgentRole: role, Timestamp: time.Now()},
+				Status: model.UnitActive, Epoch: int64(i + 1)}
+			if _, err := tx.InsertUnit(u); err != nil {
+				return err
+			}
+		}
+		_, err := tx.InsertConflict(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: model.StatusPendingVote,
+			UnitA: "u1", UnitB: "u2", DetectedBy: model.DetectedExplicit, Epoch: 3})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// queueRow is c1 as the review queue lists it.
+func queueRow(t *testing.T, st *Store) model.ConflictSummary {
+	t.Helper()
+	var rows []model.ConflictSummary
+	err := st.Read(context.Background(), func(tx *Tx) (err error) {
+		rows, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].ID != "c1" {
+		t.Fatalf("queue %+v, want c1 alone", rows)
+	}
+	return rows[0]
+}
+
+func wantRow(t *testing.T, got model.ConflictSummary, forA, forB int) {
+	t.Helper()
+	if got.AgentA != "a1" || got.RoleA != "r1" || got.AgentB != "a2" || got.RoleB != "r2" {
+		t.Errorf("authors %s (%s) vs %s (%s), want a1 (r1) vs a2 (r2)", got.AgentA, got.RoleA, got.AgentB, got.RoleB)
+	}
+	if got.Tally == nil || got.Tally.ForA != forA || got.Tally.ForB != forB {
+		t.Errorf("tally %+v, want %d for A and %d for B", got.Tally, forA, forB)
+	}
+}
+
+// The queue's authors and ballot counts are kept by the field's triggers:
+// a ballot cast, changed or cleared shows at once, whoever wrote it.
+func TestQueueRowFollowsBallots(t *testing.T) {
+	ctx := context.Background()
+	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
+	defer st.Close()
+	wantRow(t, queueRow(t, st), 0, 0)
+
+	ballot := func(voter, choice string) {
+		t.Helper()
+		err := st.Write(ctx, func(tx *Tx) error {
+			return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: voter, Choice: choice, Rationale: "why", Epoch: 4})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ballot("a1", "u1")
+	wantRow(t, queueRow(t, st), 1, 0)
+	ballot("a2", "u1")
+	wantRow(t, queueRow(t, st), 2, 0)
+	ballot("a2", "u2") // a changed ballot moves, it is not counted twice
+	wantRow(t, queueRow(t, st), 1, 1)
+
+	// A program writing the file with SQL of its own is counted the same.
+	if _, err := st.db.ExecContext(ctx, `UPDATE votes SET choice = 'u2' WHERE voter_id = 'a1'`); err != nil {
+		t.Fatal(err)
+	}
+	wantRow(t, queueRow(t, st), 0, 2)
+	if _, err := st.db.ExecContext(ctx, `DELETE FROM votes WHERE voter_id = 'a2'`); err != nil {
+		t.Fatal(err)
+	}
+	wantRow(t, queueRow(t, st), 0, 1)
+
+	if err := st.Write(ctx, func(tx *Tx) error { return tx.ClearBallots("c1") }); err != nil {
+		t.Fatal(err)
+	}
+	wantRow(t, queueRow(t, st), 0, 0)
+}
+
+// A field of format 2 gains the queue's columns, filled, when it opens.
+func TestMigrationFillsTheQueueColumns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "field.db")
+	Version = 2
+	t.Cleanup(func() { Version = len(migrations) })
+	st := queueField(t, path)
+	err := st.Write(ctx, func(tx *Tx) error {
+		return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a2", Choice: "u2", Rationale: "why", Epoch: 4})
+	})
+	st.Close()
+	Version = len(migrations)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	st, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var v int
+	if err := st.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != Version {
+		t.Fatalf("format %d (%v), want %d", v, err, Version)
+	}
+	wantRow(t, queueRow(t, st), 0, 1)
+}
+
+// The packed queue rows read back exactly what the columns hold, whatever
+// the text: lengths, colons, dashes, NUL, invalid UTF-8, empty and NULL.
+func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
+	ctx := context.Background()
+	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
+	defer st.Close()
+	texts := []string{"", "-", "12:ab", "3:x-", "é ü 日本", "nul \x00 inside", "bad \xff utf8", ":", "-:-", "9999999999:"}
+	err := st.Write(ctx, func(tx *Tx) error {
+		for i, text := range texts {
+			c := model.Conflict{Type: model.ConflictPriority, Status: model.StatusEscalated, UnitA: "u2", UnitB: "u1",
+				Description: text, DetectedBy: model.DetectedSemantic, Epoch: int64(10 + i), DetectedAt: time.Unix(int64(i), 5).UTC(),
+				Escalation: &model.Escalation{By: text, Reason: text + text, Epoch: int64(i), At: time.Unix(1e9, 0).UTC()}}
+			if i%2 == 1 {
+				c.Status, c.Escalation = model.StatusPendingVote, nil
+				c.VoteOpened = &model.Escalation{By: "a1", Reason: text, Epoch: -int64(i)}
+			}
+			if _, err := tx.InsertConflict(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packed, plain []model.ConflictSummary
+	err = st.Read(ctx, func(tx *Tx) (err error) {
+		if packed, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses}); err != nil {
+			return err
+		}
+		plain, err = tx.ListConflicts(model.ListQuery{}) // every status: read column by column
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(packed) != len(texts)+1 || len(plain) != len(packed) {
+		t.Fatalf("%d packed rows and %d plain, want %d", len(packed), len(plain), len(texts)+1)
+	}
+	for i := range packed {
+		if !reflect.DeepEqual(packed[i], plain[i]) {
+			t.Errorf("row %d packed:\n%+v\nplain:\n%+v", i, packed[i], plain[i])
+		}
+	}
+	if got := packed[len(packed)-1].Description; got != texts[len(texts)-1] {
+		t.Errorf("last description %q, want %q", got, texts[len(texts)-1])
+	}
+}
+
+func TestPackedRowRefusesDamage(t *testing.T) {
+	good := strings.Repeat("-", len(reviewCols)-2) + "1:21:3"
+	if _, forA, forB, err := scanPacked(good); err != nil || forA != 2 || forB != 3 {
+		t.Fatalf("%q: %d and %d (%v), want 2 and 3", good, forA, forB, err)
+	}
+	for _, row := range []string{"", "1:a", good + "-", good[1:], strings.Replace(good, "1:2", "1:x", 1),
+		strings.Replace(good, "1:2", "9:2", 1), strings.Replace(good, "1:2", "x:2", 1), "-1:" + good[2:]} {
+		if s, _, _, err := scanPacked(row); err == nil {
+			t.Errorf("%q read as %+v, want an error", row, s)
+		}
+	}
+}
