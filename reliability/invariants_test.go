@@ -353,6 +353,16 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	for _, u := range told.unexpected {
 		fail("a worker met %s", u)
 	}
+	// The counts the queue's header shows, kept by the field's triggers.
+	counts, err := svc.Counts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range model.ConflictStatuses {
+		if counts[s] != facts.byStatus[s] {
+			fail("the field counts %d %s conflicts, there are %d", counts[s], s, facts.byStatus[s])
+		}
+	}
 	return facts
 }
 

@@ -275,19 +275,29 @@ const summaryCols = conflictCols + `,
 	c.votes_a, c.votes_b`
 
 // CountConflicts counts conflicts by status.
+// The field keeps the counts (conflict_counts, migration 3).
 func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {
 	out := map[model.ConflictStatus]int{}
 	for _, s := range model.ConflictStatuses {
+		out[s] = 0
+	}
+	rows, err := t.query(countConflictsSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
 		var n int
-		if err := t.row(countConflictsSQL, string(s)).Scan(&n); err != nil {
+		if err := rows.Scan(&s, &n); err != nil {
 			return nil, err
 		}
-		out[s] = n
+		out[model.ConflictStatus(s)] = n
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
-const countConflictsSQL = `SELECT count(*) FROM conflicts WHERE status = ?`
+const countConflictsSQL = `SELECT status, n FROM conflict_counts`
 
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)

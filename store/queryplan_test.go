@@ -12,7 +12,7 @@ import (
 )
 
 // tinyTables hold a handful of rows at most: scanning them is free.
-var tinyTables = map[string]bool{"clock": true, "policy": true, "authority_roles": true, "agents": true}
+var tinyTables = map[string]bool{"clock": true, "policy": true, "authority_roles": true, "agents": true, "conflict_counts": true}
 
 // hotQueries are the queries the review screen and the command line run
 // on every load, detail and decision, with the arguments they take.
@@ -45,7 +45,7 @@ func hotQueries() []struct {
 		sql, args := list(l.q)
 		add(l.name, sql, args...)
 	}
-	add("counts per status", countConflictsSQL, "escalated")
+	add("counts per status", countConflictsSQL)
 	add("conflict by id", conflictSQL, "conflict-001")
 	add("unit by id", unitSQL, "mem-001")
 	add("unit exists", unitExistsSQL, "mem-001")

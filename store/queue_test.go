@@ -113,6 +113,46 @@ func TestQueueRowFollowsBallots(t *testing.T) {
 	wantRow(t, queueRow(t, st), 0, 0)
 }
 
+// The counts per status follow every insert, change of status and
+// delete, by arbiter or by another program's SQL.
+func TestCountsFollowTheConflicts(t *testing.T) {
+	ctx := context.Background()
+	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
+	defer st.Close()
+	check := func(when string) {
+		t.Helper()
+		var got map[model.ConflictStatus]int
+		if err := st.Read(ctx, func(tx *Tx) (err error) { got, err = tx.CountConflicts(); return err }); err != nil {
+			t.Fatal(err)
+		}
+		want := map[model.ConflictStatus]int{}
+		for _, s := range model.ConflictStatuses {
+			var n int
+			if err := st.db.QueryRowContext(ctx, `SELECT count(*) FROM conflicts WHERE status = ?`, string(s)).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			want[s] = n
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: counts %v, the table holds %v", when, got, want)
+		}
+	}
+	check("one pending vote")
+	for _, sql := range []string{
+		`INSERT INTO conflicts (id, type, status, unit_a, unit_b, detected_by, detected_at, epoch)
+			VALUES ('c2', 'factual', 'detected', 'u2', 'u1', 'semantic', '2026-01-01T00:00:00Z', 5)`,
+		`UPDATE conflicts SET status = 'escalated', escalated_by = 'a1' WHERE id = 'c2'`,
+		`UPDATE conflicts SET description = 'no status change' WHERE id = 'c2'`,
+		`UPDATE conflicts SET status = 'resolved', strategy = 'dismiss' WHERE id = 'c1'`,
+		`DELETE FROM conflicts WHERE id = 'c2'`,
+	} {
+		if _, err := st.db.ExecContext(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		check(sql)
+	}
+}
+
 // A field of format 2 gains the queue's columns, filled, when it opens.
 func TestMigrationFillsTheQueueColumns(t *testing.T) {
 	ctx := context.Background()
@@ -139,6 +179,13 @@ func TestMigrationFillsTheQueueColumns(t *testing.T) {
 		t.Fatalf("format %d (%v), want %d", v, err, Version)
 	}
 	wantRow(t, queueRow(t, st), 0, 1)
+	var counts map[model.ConflictStatus]int
+	if err := st.Read(ctx, func(tx *Tx) (err error) { counts, err = tx.CountConflicts(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if counts[model.StatusPendingVote] != 1 || counts[model.StatusResolved] != 0 {
+		t.Errorf("counts after the upgrade %v, want one pending vote", counts)
+	}
 }
 
 // The packed queue rows read back exactly what the columns hold, whatever
