@@ -44,12 +44,11 @@ func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	c.Version = u.int()
 	c.Escalation = u.step()
 	c.VoteOpened = u.step()
-	strategy, ok := u.next()
-	winner := u.ptr()
-	r := model.Resolution{Strategy: model.Strategy(strategy), WinnerID: winner, SynthesisUnitID: u.ptr(),
-		Rationale: u.str(), ResolvedBy: u.str(), EpochResolved: u.int(), ResolvedAt: parseTime(u.str())}
-	if ok {
-		c.Resolution = &r
+	strategy, resolved := u.next()
+	winner, synth, rationale, by, epoch, at := u.ptr(), u.ptr(), u.str(), u.str(), u.int(), u.str()
+	if resolved {
+		c.Resolution = &model.Resolution{Strategy: model.Strategy(strategy), WinnerID: winner, SynthesisUnitID: synth,
+			Rationale: rationale, ResolvedBy: by, EpochResolved: epoch, ResolvedAt: parseTime(at)}
 	}
 	s.AgentA = u.str()
 	s.RoleA = u.str()
@@ -121,9 +120,9 @@ func (u *unpacker) int() int64 {
 // step reads an escalation or a vote's opening: by, reason, epoch, at.
 func (u *unpacker) step() *model.Escalation {
 	by, ok := u.next()
-	e := model.Escalation{By: by, Reason: u.str(), Epoch: u.int(), At: parseTime(u.str())}
+	reason, epoch, at := u.str(), u.int(), u.str()
 	if !ok {
 		return nil
 	}
-	return &e
+	return &model.Escalation{By: by, Reason: reason, Epoch: epoch, At: parseTime(at)}
 }
