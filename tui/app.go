@@ -54,7 +54,7 @@ type Model struct {
 	styles Styles
 	help   help.Model
 	md     *markdown
-	cache  map[mdKey]string
+	cache  map[mdKey]formatted
 
 	me       model.Agent
 	meErr    error
@@ -83,7 +83,7 @@ func New(svc *review.Service, opt Options) *Model {
 	k := DefaultKeyMap()
 	k.Rebind(opt.Keys)
 	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: newMarkdown(),
-		cache: map[mdKey]string{}, queue: newQueue(), drafts: map[string]*decideForm{}}
+		cache: map[mdKey]formatted{}, queue: newQueue(), drafts: map[string]*decideForm{}}
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
 		m.readOnly = why

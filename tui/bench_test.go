@@ -48,41 +48,55 @@ func queueField(b *testing.B, open int) string {
 	return path
 }
 
-// run executes cmd as the program would — every command of a batch on
-// its own goroutine — and returns the messages for which keep is true,
-// once want of them have arrived. Ticks and other slow commands are left
-// running (their messages are dropped).
-func run(b *testing.B, cmd tea.Cmd, keep func(tea.Msg) bool, want int) []tea.Msg {
-	b.Helper()
-	msgs := make(chan tea.Msg, 64)
-	var start func(tea.Cmd)
-	start = func(c tea.Cmd) {
-		if c == nil {
+// commands runs commands as the program does — every command of a batch
+// on its own goroutine — and hands their messages over one at a time.
+type commands struct{ msgs chan tea.Msg }
+
+func newCommands() *commands { return &commands{msgs: make(chan tea.Msg, 64)} }
+
+func (c *commands) start(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, cmd := range batch {
+				c.start(cmd)
+			}
 			return
 		}
-		go func() {
-			msg := c()
-			if batch, ok := msg.(tea.BatchMsg); ok {
-				for _, c := range batch {
-					start(c)
-				}
-				return
-			}
-			msgs <- msg
-		}()
-	}
-	start(cmd)
-	var out []tea.Msg
+		c.msgs <- msg
+	}()
+}
+
+// next waits for the next message for which keep is true; the others are
+// dropped.
+func (c *commands) next(b *testing.B, keep func(tea.Msg) bool) tea.Msg {
+	b.Helper()
 	timeout := time.After(30 * time.Second)
-	for len(out) < want {
+	for {
 		select {
-		case msg := <-msgs:
+		case msg := <-c.msgs:
 			if keep(msg) {
-				out = append(out, msg)
+				return msg
 			}
 		case <-timeout:
-			b.Fatalf("only %d of %d messages came in 30s", len(out), want)
+			b.Fatal("no message came in 30s")
 		}
+	}
+}
+
+// run executes cmd as the program would and returns the messages for
+// which keep is true, once want of them have arrived. Ticks and other
+// slow commands are left running (their messages are dropped).
+func run(b *testing.B, cmd tea.Cmd, keep func(tea.Msg) bool, want int) []tea.Msg {
+	b.Helper()
+	c := newCommands()
+	c.start(cmd)
+	var out []tea.Msg
+	for len(out) < want {
+		out = append(out, c.next(b, keep))
 	}
 	return out
 }
@@ -201,7 +215,7 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	})
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id)
+		openConflict(b, m, id, nil)
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			m.fillPanes()
@@ -209,58 +223,113 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	})
 }
 
+// opening is what openConflict saw: the first frame in which both panes
+// show formatted text, at least their first screenful, and the frame once
+// both units are formatted whole, each with the time it took.
+type opening struct {
+	first, whole     string
+	toFirst, toWhole time.Duration
+}
+
 // openConflict opens conflict id on m as a person does (enter on the
-// queue), with every command run, and returns the frame.
-func openConflict(b *testing.B, m *Model, id string) string {
+// queue), with every command run as the program runs it, until both
+// units are formatted whole. It calls shown, if not nil, at the first
+// frame.
+func openConflict(b *testing.B, m *Model, id string, shown func()) opening {
 	b.Helper()
+	t := time.Now()
 	m.screen = screenQueue
-	cmd := m.open(id)
-	detail := run(b, cmd, func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
-	_, cmd = m.Update(detail)
-	pending := 0 // renderings requested: the cache holds "" for them
+	cmds := newCommands()
+	cmds.start(m.open(id))
+	_, cmd := m.Update(cmds.next(b, func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }))
+	cmds.start(cmd)
+	var o opening
+	for {
+		whole := unitsShown(m, true)
+		if o.first == "" && unitsShown(m, false) || whole {
+			frame, at := m.View().Content, time.Since(t)
+			if o.first == "" {
+				o.first, o.toFirst = frame, at
+				if shown != nil {
+					shown()
+				}
+			}
+			if whole {
+				o.whole, o.toWhole = frame, at
+				return o
+			}
+		}
+		_, cmd := m.Update(cmds.next(b, func(msg tea.Msg) bool { _, ok := msg.(renderedMsg); return ok }))
+		cmds.start(cmd)
+	}
+}
+
+// unitsShown says whether both panes show formatted text: at least the
+// head, or (whole) all of it.
+func unitsShown(m *Model, whole bool) bool {
 	for i := range 2 {
-		if out, ok := m.cache[m.conflict.key(i, m.styles.Theme.Name())]; ok && out == "" {
-			pending++
+		f := m.cache[m.conflict.key(i, m.styles.Theme.Name())]
+		if f.text == "" || whole && f.partial {
+			return false
 		}
 	}
-	if pending > 0 {
-		for _, msg := range run(b, cmd, func(msg tea.Msg) bool { _, ok := msg.(renderedMsg); return ok }, pending) {
-			m.Update(msg)
-		}
-	}
-	return m.View().Content
+	return true
 }
 
 // BenchmarkOpenConflict20KB opens a conflict of two 20 KB units: the
 // detail read from the field, both units rendered (cold: never seen at
-// this width), the frame drawn. cached is the same conflict again, its
-// renderings in the screen's cache; cachedUpdateView is only the screen's
-// own work then (Update of the loaded detail, and View), without the
-// field's read.
+// this width), the frame drawn. cold/firstFrame is the time until the
+// first frame that shows both units formatted as far as their panes show
+// them (its cpu-ms/op counts the formatting of the rest too);
+// cold/complete is the time until both are formatted whole. cached is
+// the same conflict again, its renderings in the screen's cache;
+// cachedUpdateView is only the screen's own work then (Update of the
+// loaded detail, and View), without the field's read.
 func BenchmarkOpenConflict20KB(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
-		m, id := twentyKB(b)
-		var frame string
-		defer benchmetrics.CPUPerOp(b)()
-		for b.Loop() {
-			clear(m.cache)
-			frame = openConflict(b, m, id)
-		}
-		if strings.Contains(frame, "Rendering…") {
-			b.Fatalf("the frame still waits for a rendering:\n%s", frame)
-		}
+		b.Run("firstFrame", func(b *testing.B) {
+			m, id := twentyKB(b)
+			var o opening
+			var times []time.Duration
+			defer benchmetrics.CPUPerOp(b)()
+			for b.Loop() {
+				clear(m.cache)
+				o = openConflict(b, m, id, b.StopTimer) // the rest is not timed
+				b.StartTimer()
+				times = append(times, o.toFirst)
+			}
+			benchmetrics.Percentiles(b, times)
+			if strings.Contains(o.first, "Rendering…") || strings.Contains(o.first, "Formatting the rest…") {
+				b.Fatalf("the first frame does not show both units as far as their panes reach:\n%s", o.first)
+			}
+		})
+		b.Run("complete", func(b *testing.B) {
+			m, id := twentyKB(b)
+			var o opening
+			var times []time.Duration
+			defer benchmetrics.CPUPerOp(b)()
+			for b.Loop() {
+				clear(m.cache)
+				o = openConflict(b, m, id, nil)
+				times = append(times, o.toWhole)
+			}
+			benchmetrics.Percentiles(b, times)
+			if strings.Contains(o.whole, "Rendering…") || strings.Contains(o.whole, "Formatting the rest…") {
+				b.Fatalf("the frame still waits for a rendering:\n%s", o.whole)
+			}
+		})
 	})
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id)
+		openConflict(b, m, id, nil)
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
-			openConflict(b, m, id)
+			openConflict(b, m, id, nil)
 		}
 	})
 	b.Run("cachedUpdateView", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id)
+		openConflict(b, m, id, nil)
 		m.screen = screenQueue
 		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
 		var times []time.Duration

@@ -93,7 +93,7 @@ func (v conflictView) side(i int) model.Side {
 
 // fill puts the right text in each pane: the rendered markdown (when the
 // cache has it), the word diff, the raw text, or the history.
-func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
+func (v *conflictView) fill(st Styles, cache map[mdKey]formatted) {
 	if !v.loaded {
 		return
 	}
@@ -119,9 +119,13 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]string) {
 		v.show(1, rawText(b, v.id), true)
 	default:
 		for i := range v.panes {
-			out, ok := cache[v.key(i, st.Theme.Name())]
-			if !ok {
+			f, ok := cache[v.key(i, st.Theme.Name())]
+			out := f.text
+			switch {
+			case !ok:
 				out = st.Muted.Render("Rendering…")
+			case f.partial:
+				out += "\n\n" + st.Muted.Render("Formatting the rest…")
 			}
 			v.show(i, out, false)
 		}

@@ -24,9 +24,12 @@ type (
 		detail model.ConflictDetail
 		err    error
 	}
+	// renderedMsg is a unit's formatted text: all of it, or its head
+	// and the rest of the work (rest), for renderRest.
 	renderedMsg struct {
-		key mdKey
-		out string
+		key  mdKey
+		out  string
+		rest *formatJob
 	}
 	watchTickMsg   struct{}
 	dataChangedMsg struct{ version int64 }
@@ -83,9 +86,22 @@ func loadDetail(svc *review.Service, id string) tea.Cmd {
 	}
 }
 
-// renderUnit renders a unit's markdown away from Update and View.
-func renderUnit(md *markdown, k mdKey, content string) tea.Cmd {
-	return func() tea.Msg { return renderedMsg{key: k, out: md.Render(content, k.width, k.theme)} }
+// renderUnit renders a unit's markdown away from Update and View: at
+// first what a pane of the given height shows, and the rest after it
+// (renderRest) when there is more.
+func renderUnit(md *markdown, k mdKey, content string, height int) tea.Cmd {
+	return func() tea.Msg {
+		out, rest := md.RenderHead(content, k.width, k.theme, height+headSlack)
+		return renderedMsg{key: k, out: out, rest: rest}
+	}
+}
+
+// headSlack is how many lines more than its pane shows a unit's head has.
+const headSlack = 6
+
+// renderRest renders the rest of a unit whose head is on screen.
+func renderRest(md *markdown, k mdKey, rest *formatJob) tea.Cmd {
+	return func() tea.Msg { return renderedMsg{key: k, out: md.Finish(rest)} }
 }
 
 // watch waits a moment, then asks the field whether anyone wrote to it.

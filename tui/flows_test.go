@@ -5,14 +5,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"arbiter/demo"
+	"arbiter/fieldgen"
 	"arbiter/model"
 	"arbiter/review"
+	rt "arbiter/review/reviewtest"
 	"arbiter/store"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestMain(m *testing.M) {
@@ -362,5 +367,57 @@ func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
 	}
 	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusEscalated {
 		t.Errorf("the read-only field changed: %s", d.Conflict.Status)
+	}
+}
+
+// longUnit is about 20 KB of markdown with a known first and last line.
+func longUnit() string {
+	return "The **start** of a long unit.\n\n" + fieldgen.Markdown(3, 20<<10) + "\n\nThe **end** of a long unit.\n"
+}
+
+// leftPane is the left half of each line of a frame, where unit A shows.
+func leftPane(frame string, w int) []string {
+	lines := strings.Split(frame, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w/2, "")
+	}
+	return lines
+}
+
+func TestALargeUnitShowsItsHeadFirstAndKeepsTheReadersPlace(t *testing.T) {
+	f, pair := hostileConflict(t, longUnit())
+	const w, h = 160, 40
+	s := start(t, f.Svc, rt.Operator, w, h)
+	s.unhurried()
+	s.holdRests()
+	s.waitFor("▸ " + pair.Conflict)
+	s.keys("enter")
+	s.waitFor("The start of a long unit.", "The short answer: p99 is 90 ms.")
+	// The head is all there is: its end says so.
+	s.keys("pgdown", "pgdown", "pgdown")
+	before := leftPane(s.waitFor("Formatting the rest…"), w)
+	note := slices.IndexFunc(before, func(l string) bool { return strings.Contains(l, "Formatting the rest…") })
+	s.releaseRests()
+	after := leftPane(s.waitGone("Formatting the rest…"), w)
+	if !slices.Equal(before[:note], after[:note]) {
+		t.Errorf("the rest moved the reader: before it came\n%s\nafter\n%s",
+			strings.Join(before[:note+1], "\n"), strings.Join(after[:note+1], "\n"))
+	}
+	s.keys("G")
+	s.waitFor("The end of a long unit.")
+
+	// At a new width the unit is formatted again, head first. Gone to the
+	// end (G) of the head, the reader is at the end of the unit once the
+	// rest comes.
+	s.holdRests()
+	s.tm.Send(windowSize(w-10, h))
+	s.keys("g")
+	s.waitFor("The start of a long unit.")
+	s.keys("G")
+	s.waitFor("Formatting the rest…")
+	s.releaseRests()
+	f2 := s.waitFor("The end of a long unit.")
+	if strings.Contains(f2, "Formatting the rest…") {
+		t.Errorf("the whole unit still says more is coming:\n%s", f2)
 	}
 }

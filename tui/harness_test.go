@@ -72,6 +72,9 @@ type probe struct {
 	inner *Model
 	mu    sync.Mutex
 	frame string
+	// hold, while open, keeps back the formatting of the rest of units
+	// whose heads arrived (see holdRests).
+	hold chan struct{}
 }
 
 func (p *probe) Init() tea.Cmd { return p.inner.Init() }
@@ -80,8 +83,34 @@ func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := p.inner.Update(msg)
 	p.mu.Lock()
 	p.frame = p.inner.View().Content
+	hold := p.hold
 	p.mu.Unlock()
+	if r, ok := msg.(renderedMsg); ok && r.rest != nil && cmd != nil && hold != nil {
+		rest := cmd
+		cmd = func() tea.Msg { <-hold; return rest() }
+	}
 	return p, cmd
+}
+
+// holdRests keeps the rest of every unit from being formatted until
+// releaseRests: the panes show the heads only, for as long as the test
+// needs.
+func (s *session) holdRests() {
+	s.p.mu.Lock()
+	s.p.hold = make(chan struct{})
+	s.p.mu.Unlock()
+}
+
+// unhurried gives the screen all the time it needs to format units, for
+// tests that check formatted text whatever the machine's load (see
+// unhurried in mdjob_test.go). Call it before the screen formats anything.
+func (s *session) unhurried() { s.p.inner.md = unhurried() }
+
+func (s *session) releaseRests() {
+	s.p.mu.Lock()
+	close(s.p.hold)
+	s.p.hold = nil
+	s.p.mu.Unlock()
 }
 
 func (p *probe) View() tea.View { return p.inner.View() }

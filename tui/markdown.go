@@ -7,10 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"arbiter/internal/safetext"
-
 	"charm.land/glamour/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // maxRenderBytes bounds what glamour is given: larger units show their
@@ -25,6 +22,14 @@ type mdKey struct {
 	diff  bool
 }
 
+// formatted is a unit's rendering as the screen's cache holds it: the
+// whole text, or its head while the rest is formatted (partial). No text
+// yet means requested.
+type formatted struct {
+	text    string
+	partial bool
+}
+
 // markdown renders unit content with glamour, with renderers per (width,
 // theme) kept for reuse. A renderer renders one text at a time, so the
 // idle ones wait in a pool and two units render side by side on two.
@@ -33,9 +38,14 @@ type mdKey struct {
 type markdown struct {
 	mu   sync.Mutex
 	idle map[string][]*glamour.TermRenderer
+	// budget is how long formatting one unit may take: renderBudget
+	// (tests that must see everything formatted give it more).
+	budget time.Duration
 }
 
-func newMarkdown() *markdown { return &markdown{idle: map[string][]*glamour.TermRenderer{}} }
+func newMarkdown() *markdown {
+	return &markdown{idle: map[string][]*glamour.TermRenderer{}, budget: renderBudget}
+}
 
 // Render turns untrusted markdown into styled terminal text for a pane of
 // the given width. The text is sanitised before glamour sees it, and
@@ -47,45 +57,38 @@ func newMarkdown() *markdown { return &markdown{idle: map[string][]*glamour.Term
 // maxNesting is shown as plain text, and so is what is left when
 // renderBudget runs out, each with a note.
 func (m *markdown) Render(content string, width int, theme string) string {
-	text, cut := safetext.Truncate(safetext.Block(content), maxRenderBytes)
-	var out string
-	if depth := nestingDepth(text); depth > maxNesting {
-		out = ansi.Wrap(fmt.Sprintf("Shown as plain text: it nests %d levels deep, too deep to format. Press r for the raw text.",
-			depth)+"\n\n"+text, width, " ")
-	} else {
-		out = m.renderPieces(text, width, theme)
-	}
-	if cut {
-		out += "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press r for the raw text.",
-			maxRenderBytes>>10, len(content)>>10), width, " ")
-	}
-	return out
+	return m.renderWith(content, width, theme, pieceLines)
 }
 
-// renderPieces formats text a piece at a time until renderBudget is
-// spent; the rest follows as plain text.
-func (m *markdown) renderPieces(text string, width int, theme string) string {
-	var b strings.Builder
-	start, done := time.Now(), 0
-	for _, p := range pieces(text) {
-		if time.Since(start) > renderBudget {
-			b.WriteString("\n\n" + ansi.Wrap(fmt.Sprintf("… formatted: the first %d KB. Formatting took too long, so the rest follows as plain text.",
-				done>>10)+"\n\n"+strings.TrimRight(text[done:], "\n "), width, " "))
-			break
-		}
-		out, err := m.render(p, width, theme)
-		if err != nil {
-			out = ansi.Wrap(p, width, " ")
-		}
-		out = strings.TrimRight(onlySGR(out), "\n ")
-		if b.Len() > 0 { // glamour opens each piece with blank lines
-			out = strings.TrimLeft(out, "\n")
-			b.WriteString("\n\n")
-		}
-		b.WriteString(out)
-		done += len(p)
+// renderWith is Render with a first piece of first lines (see pieces).
+func (m *markdown) renderWith(content string, width int, theme string, first int) string {
+	j := m.begin(content, width, theme, first)
+	m.format(j, -1)
+	return j.result()
+}
+
+// RenderHead is Render in two steps, for a pane that shows lines lines:
+// it formats the start of content until the output has at least that
+// many lines and returns it, with the rest of the work for Finish (nil
+// when nothing is left). The first piece ends at a block near lines
+// lines of markdown, so that the first step formats little more than
+// the pane shows.
+func (m *markdown) RenderHead(content string, width int, theme string, lines int) (string, *formatJob) {
+	j := m.begin(content, width, theme, max(1, lines))
+	m.format(j, lines)
+	if j.finished() {
+		return j.result(), nil
 	}
-	return strings.TrimRight(b.String(), "\n ")
+	return j.result(), j
+}
+
+// Finish formats what RenderHead left and returns the whole text: the
+// head it returned, and the rest, as one Render with the same pieces
+// would have formatted them. The time budget counts from RenderHead's
+// start.
+func (m *markdown) Finish(j *formatJob) string {
+	m.format(j, -1)
+	return j.result()
 }
 
 func (m *markdown) render(text string, width int, theme string) (string, error) {

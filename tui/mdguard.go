@@ -100,20 +100,21 @@ func fenceOf(line string) (string, bool) {
 }
 
 // pieces splits markdown text into the pieces glamour formats one at a
-// time (see pieceLines). A fence is never split: fenced code costs glamour
-// little per line.
-func pieces(text string) []string {
+// time (see pieceLines). The first piece may end sooner, once it has first
+// lines: a pane's first screenful is formatted on its own (RenderHead). A
+// fence is never split: fenced code costs glamour little per line.
+func pieces(text string, first int) []string {
 	var out []string
-	start, lines := 0, 0
+	start, lines, limit := 0, 0, first
 	var fence string
 	prevBlank := false
 	pos := 0
 	for line := range strings.Lines(text) {
 		blank := strings.TrimSpace(line) == ""
 		topLevel := !blank && line[0] != ' ' && lineDepth(line) == 0
-		if fence == "" && lines >= pieceLines && (lines >= 2*pieceLines || prevBlank && topLevel) {
+		if fence == "" && lines >= limit && (lines >= 2*pieceLines || prevBlank && topLevel) {
 			out = append(out, text[start:pos])
-			start, lines = pos, 0
+			start, lines, limit = pos, 0, pieceLines
 		}
 		if f, ok := fenceOf(line); ok {
 			switch {

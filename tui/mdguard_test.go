@@ -40,7 +40,7 @@ func TestPiecesCoverTheTextAndNeverSplitAFence(t *testing.T) {
 		}
 	}
 	text := b.String()
-	ps := pieces(text)
+	ps := pieces(text, pieceLines)
 	if strings.Join(ps, "") != text {
 		t.Fatal("the pieces do not add up to the text")
 	}

@@ -15,6 +15,9 @@ type scroller struct {
 	widths []int // cells of each line, measured once
 	off    int
 	w, h   int
+	// end: the reader went to the end (GotoBottom), and stays there when
+	// the text grows, as when a unit's rest arrives after its head.
+	end bool
 }
 
 // maxWordWrap is the size up to which text is wrapped at word
@@ -42,6 +45,9 @@ func (s *scroller) SetContent(text string, wrap bool) {
 		}
 		s.widths[i] = w
 	}
+	if s.end {
+		s.off = len(s.lines)
+	}
 	s.clamp()
 }
 
@@ -58,13 +64,13 @@ func (s *scroller) Width() int      { return s.w }
 func (s *scroller) Height() int     { return s.h }
 func (s *scroller) YOffset() int    { return s.off }
 
-func (s *scroller) SetYOffset(n int) { s.off = n; s.clamp() }
+func (s *scroller) SetYOffset(n int) { s.off, s.end = n, false; s.clamp() }
 func (s *scroller) ScrollUp(n int)   { s.SetYOffset(s.off - n) }
 func (s *scroller) ScrollDown(n int) { s.SetYOffset(s.off + n) }
 func (s *scroller) PageUp()          { s.ScrollUp(max(1, s.h)) }
 func (s *scroller) PageDown()        { s.ScrollDown(max(1, s.h)) }
 func (s *scroller) GotoTop()         { s.SetYOffset(0) }
-func (s *scroller) GotoBottom()      { s.SetYOffset(len(s.lines)) }
+func (s *scroller) GotoBottom()      { s.SetYOffset(len(s.lines)); s.end = true }
 
 func (s *scroller) clamp() {
 	s.off = max(0, min(s.off, len(s.lines)-s.h))

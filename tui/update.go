@@ -41,8 +41,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case detailLoadedMsg:
 		return m.detailLoaded(msg)
 	case renderedMsg:
-		m.storeRendering(msg)
-		return nil
+		return m.storeRendering(msg)
 	case dataChangedMsg:
 		cmds := []tea.Cmd{watch(m.svc)}
 		if msg.version != m.version {
@@ -185,31 +184,54 @@ func (m *Model) requestRenders() tea.Cmd {
 	for i := range 2 {
 		k := v.key(i, theme)
 		if _, ok := m.cache[k]; !ok {
-			m.cache[k] = "" // requested; filled by renderedMsg
-			cmds = append(cmds, renderUnit(m.md, k, v.side(i).Unit.Content))
+			m.cache[k] = formatted{} // requested; filled by renderedMsg
+			cmds = append(cmds, renderUnit(m.md, k, v.side(i).Unit.Content, v.panes[i].Height()))
 		}
 	}
 	m.fillPanes()
 	return tea.Batch(cmds...)
 }
 
-// maxCached bounds the rendering cache; past it, it starts afresh.
+// maxCached bounds the rendering cache; past it, it starts afresh with
+// what is on screen.
 const maxCached = 512
 
-func (m *Model) storeRendering(msg renderedMsg) {
-	if len(m.cache) > maxCached {
-		m.cache = map[mdKey]string{}
+// storeRendering keeps a unit's formatted text and shows it. A head comes
+// with the rest of the work, which goes on whether or not the unit is
+// still on screen, so that the cache never keeps a head without its rest
+// on the way.
+func (m *Model) storeRendering(msg renderedMsg) tea.Cmd {
+	if f := m.cache[msg.key]; msg.rest != nil && f.text != "" && !f.partial {
+		return nil // the whole text came first, from an earlier request
 	}
-	m.cache[msg.key] = msg.out
+	if len(m.cache) > maxCached {
+		m.cache = m.onScreen()
+	}
+	m.cache[msg.key] = formatted{text: msg.out, partial: msg.rest != nil}
 	m.fillPanes()
+	if msg.rest != nil {
+		return renderRest(m.md, msg.key, msg.rest)
+	}
+	return nil
+}
+
+// onScreen is the part of the cache the conflict on screen uses.
+func (m *Model) onScreen() map[mdKey]formatted {
+	out := make(map[mdKey]formatted, 2)
+	for i := range 2 {
+		k := m.conflict.key(i, m.styles.Theme.Name())
+		if f, ok := m.cache[k]; ok {
+			out[k] = f
+		}
+	}
+	return out
 }
 
 func (m *Model) fillPanes() {
-	cache := make(map[mdKey]string, 2)
-	for i := range 2 {
-		k := m.conflict.key(i, m.styles.Theme.Name())
-		if out := m.cache[k]; out != "" {
-			cache[k] = out
+	cache := m.onScreen()
+	for k, f := range cache {
+		if f.text == "" {
+			delete(cache, k) // requested, not here yet
 		}
 	}
 	m.conflict.fill(m.styles, cache)
