@@ -338,7 +338,7 @@ func openByFilter(s *session, id string) {
 		s.waitFor("/ " + id)
 	}
 	s.keys("enter", "enter")
-	s.waitFor(id + "  ")
+	s.waitFor(id+"  ", "Rules: ") // the queue's row has the id too: wait for the conflict
 }
 
 func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
