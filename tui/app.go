@@ -107,7 +107,7 @@ type identityMsg struct {
 // Init loads who the caller is and the queue, and starts watching the
 // field for writers.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.reloadQueue(), m.loadIdentity(), watch(m.svc)}
+	cmds := []tea.Cmd{m.loadQueue(m.queue.query(firstPage)), m.loadIdentity(), watch(m.svc)}
 	if m.opt.Theme == "" || m.opt.Theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

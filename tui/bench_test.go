@@ -31,7 +31,7 @@ var benchSize = tea.WindowSizeMsg{Width: 160, Height: 48}
 
 // queueField builds a field whose review queue has open rows: 10k by
 // default, the queue of the million-unit field.
-func queueField(b *testing.B, open int) string {
+func queueField(b testing.TB, open int) string {
 	b.Helper()
 	if p := os.Getenv("ARBITER_BENCH_FIELD"); p != "" {
 		return p

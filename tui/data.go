@@ -14,6 +14,7 @@ import (
 type (
 	queueLoadedMsg struct {
 		seq     int
+		limit   int // the most rows asked for
 		rows    []model.ConflictSummary
 		counts  map[model.ConflictStatus]int
 		version int64
@@ -55,6 +56,11 @@ type (
 // cursor nears the end.
 const queuePage = 2000
 
+// firstPage is how many the screen loads first: more than the tallest
+// terminal shows, and a tenth of the time of a whole page on a large
+// field. A whole page follows at once.
+const firstPage = 200
+
 // watchEvery is how often the screen asks whether the field changed: one
 // PRAGMA data_version, no reload unless it did.
 const watchEvery = time.Second
@@ -67,14 +73,14 @@ func loadQueue(svc *review.Service, q model.ListQuery, seq int) tea.Cmd {
 		ctx := context.Background()
 		version, err := svc.Changed(ctx)
 		if err != nil {
-			return queueLoadedMsg{seq: seq, err: err}
+			return queueLoadedMsg{seq: seq, limit: q.Limit, err: err}
 		}
 		rows, err := svc.List(ctx, q)
 		if err != nil {
-			return queueLoadedMsg{seq: seq, err: err}
+			return queueLoadedMsg{seq: seq, limit: q.Limit, err: err}
 		}
 		counts, err := svc.Counts(ctx)
-		return queueLoadedMsg{seq: seq, rows: rows, counts: counts, version: version, err: err}
+		return queueLoadedMsg{seq: seq, limit: q.Limit, rows: rows, counts: counts, version: version, err: err}
 	}
 }
 

@@ -77,10 +77,11 @@ func (q *queue) setRows(rows []model.ConflictSummary, limit int) {
 	q.cursor = 0
 	switch {
 	case !q.opened:
-		q.opened = true
+		// The oldest escalated conflict, once it is loaded.
+		q.opened = !q.more
 		for i, r := range rows {
 			if r.Status == model.StatusEscalated {
-				q.cursor = i
+				q.cursor, q.opened = i, true
 				break
 			}
 		}

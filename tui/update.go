@@ -134,8 +134,11 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 	if m.version == 0 {
 		m.version = msg.version
 	}
-	m.queue.setRows(msg.rows, m.queueLimit())
+	m.queue.setRows(msg.rows, msg.limit)
 	m.queue.scrollTo(m.queueRows())
+	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
+		return m.reloadQueue()
+	}
 	return nil
 }
 

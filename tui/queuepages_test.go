@@ -1,0 +1,69 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"arbiter/fieldgen"
+	"arbiter/model"
+)
+
+// The screen loads a first page small enough to draw at once, then a
+// whole page: every row of a queue longer than the first page can be
+// reached.
+func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
+	svc := openService(t, queueField(t, 600), false)
+	rows, err := svc.List(context.Background(), model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) <= firstPage {
+		t.Fatalf("the field's queue has %d rows, want more than the first page's %d", len(rows), firstPage)
+	}
+	s := start(t, svc, fieldgen.Operator, 160, 40)
+	s.waitFor(rows[0].ID, fmt.Sprintf("escalated %d", countStatus(rows, model.StatusEscalated)))
+	s.keys("G")
+	s.waitFor("▸ " + rows[len(rows)-1].ID)
+}
+
+func countStatus(rows []model.ConflictSummary, st model.ConflictStatus) int {
+	n := 0
+	for _, r := range rows {
+		if r.Status == st {
+			n++
+		}
+	}
+	return n
+}
+
+// The cursor starts on the oldest escalated conflict even when the first
+// page holds none: the whole page that follows places it.
+func TestQueueCursorFindsTheOldestEscalatedBeyondTheFirstPage(t *testing.T) {
+	m := New(openService(t, demoField(t), false), Options{As: "ops-maya", Theme: "dark"})
+	m.Update(windowSize(160, 40))
+	var rows []model.ConflictSummary
+	for i := range 300 {
+		st := model.StatusPendingVote
+		if i >= 250 {
+			st = model.StatusEscalated
+		}
+		rows = append(rows, model.ConflictSummary{Conflict: model.Conflict{ID: fmt.Sprintf("conflict-%03d", i), Status: st}})
+	}
+	m.loadQueue(m.queue.query(firstPage)) // as Init asks; the test answers it
+	_, next := m.Update(queueLoadedMsg{seq: m.queueSeq, limit: firstPage, rows: rows[:firstPage]})
+	if next == nil {
+		t.Fatal("a full first page asked for nothing more")
+	}
+	if m.queue.cursor != 0 || m.queue.opened {
+		t.Fatalf("after the first page: cursor %d, opened %v; want 0 and not yet", m.queue.cursor, m.queue.opened)
+	}
+	m.Update(queueLoadedMsg{seq: m.queueSeq, limit: queuePage, rows: rows})
+	if got, _ := m.queue.selected(); got.ID != "conflict-250" || !m.queue.opened {
+		t.Fatalf("after the whole page: cursor on %q (opened %v), want conflict-250", got.ID, m.queue.opened)
+	}
+	m.Update(queueLoadedMsg{seq: m.queueSeq, limit: queuePage, rows: rows})
+	if got, _ := m.queue.selected(); got.ID != "conflict-250" {
+		t.Fatalf("a reload moved the cursor to %q", got.ID)
+	}
+}
