@@ -6,8 +6,8 @@
 # conflicts, 10,000 open for review; kept in $ARBITER_PERF_DIR, default
 # /tmp/arbiter-perf, about 2.2 GB), then measures and prints:
 #   - `arbiter list --json` of the open conflicts against the sqlite3 shell
-#     running the same query (the floor), with hyperfine if installed,
-#     otherwise a loop timed with date +%s%N;
+#     asked for the same rows, column by column (the floor), with hyperfine
+#     if installed, otherwise a loop timed with date +%s%N;
 #   - the review screen's benchmarks (first frame, navigation, 20 KB units);
 #   - MERGE and VOTE, one by one, p50/p99, on a 10k-unit field and a copy
 #     of the 1M one;
