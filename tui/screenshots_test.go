@@ -47,7 +47,7 @@ func TestScreenshots(t *testing.T) {
 	s.typeText("Both are right, about different payment classes: the gate holds for same-currency payments only.")
 	s.keys("tab")
 	s.typeText("## Phase 0 gate\n\nMet for same-currency payments (0.004 %); FX and partial captures stay open until the rounding matches.")
-	s.waitFor("Phase 0 gate")
+	s.waitFor("Phase 0 gate", "matches.") // all of it typed
 	write("decide", "arbiter — writing a decision", s)
 
 	v := start(t, svc, "lead-priya", w, h)
