@@ -3,15 +3,17 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"arbiter/fieldgen"
 	"arbiter/model"
 )
 
-// The screen loads a first page small enough to draw at once, then a
-// whole page: every row of a queue longer than the first page can be
-// reached.
+// A queue longer than the first page the screen loads can be read to its
+// last row: the rest comes as a whole page at once (see the test below)
+// or, for a reader quicker than that, as the cursor nears the end.
 func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
 	svc := openService(t, queueField(t, 600), false)
 	rows, err := svc.List(context.Background(), model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge})
@@ -23,8 +25,14 @@ func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
 	}
 	s := start(t, svc, fieldgen.Operator, 160, 40)
 	s.waitFor(rows[0].ID, fmt.Sprintf("escalated %d", countStatus(rows, model.StatusEscalated)))
-	s.keys("G")
-	s.waitFor("▸ " + rows[len(rows)-1].ID)
+	last := "▸ " + rows[len(rows)-1].ID
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.p.Frame(), last); {
+		if time.Now().After(deadline) {
+			t.Fatalf("G never reached %s; last frame:\n%s", rows[len(rows)-1].ID, s.p.Frame())
+		}
+		s.keys("G")
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func countStatus(rows []model.ConflictSummary, st model.ConflictStatus) int {
@@ -37,8 +45,9 @@ func countStatus(rows []model.ConflictSummary, st model.ConflictStatus) int {
 	return n
 }
 
-// The cursor starts on the oldest escalated conflict even when the first
-// page holds none: the whole page that follows places it.
+// A full first page asks for a whole page at once, and the cursor starts
+// on the oldest escalated conflict even when the first page holds none:
+// the whole page places it.
 func TestQueueCursorFindsTheOldestEscalatedBeyondTheFirstPage(t *testing.T) {
 	m := New(openService(t, demoField(t), false), Options{As: "ops-maya", Theme: "dark"})
 	m.Update(windowSize(160, 40))
