@@ -6,17 +6,17 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
-
-	"arbiter/model"
 )
 
 // writeJSONArray prints the values each yields as one JSON array, byte for
-// byte what writeJSON prints for the slice of them. The values are
-// encoded on a second goroutine while each is still producing the rest
-// (reading them from the field, say), so that a long list costs about the
-// longer of the two rather than their sum. Nothing reaches w unless each
-// and the encoding succeed: a failure leaves no half array behind.
-func writeJSONArray[T any](w io.Writer, each func(yield func(T)) error) error {
+// byte what writeJSON prints for the slice of them, each element written
+// by appendElem (appendJSON, or a faster writer of the same bytes). The
+// values are encoded on a second goroutine while each is still producing
+// the rest (reading them from the field, say), so that a long list costs
+// about the longer of the two rather than their sum. Nothing reaches w
+// unless each and the encoding succeed: a failure leaves no half array
+// behind.
+func writeJSONArray[T any](w io.Writer, each func(yield func(T)) error, appendElem func([]byte, T) ([]byte, error)) error {
 	// A long list is garbage made fast by a command that is about to
 	// exit: collecting it less often took list --json of 10,000
 	// conflicts from 126 to 100 ms, at a few MB more.
@@ -28,10 +28,6 @@ func writeJSONArray[T any](w io.Writer, each func(yield func(T)) error) error {
 	}
 	done := make(chan result, 1)
 	go func() {
-		var elem bytes.Buffer
-		enc := json.NewEncoder(&elem)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("  ", "  ")
 		// The array is kept in chunks rather than one growing buffer:
 		// 7 MB of list --json copied as it doubled cost 20 ms.
 		var out net.Buffers
@@ -51,15 +47,7 @@ func writeJSONArray[T any](w io.Writer, each func(yield func(T)) error) error {
 				cur = append(cur, ",\n  "...)
 			}
 			n++
-			if s, ok := any(v).(model.ConflictSummary); ok { // list --json: see appendSummary
-				cur, err = appendSummary(cur, s)
-				continue
-			}
-			elem.Reset()
-			if err = enc.Encode(v); err != nil {
-				continue
-			}
-			cur = append(cur, escapeControls(bytes.TrimSuffix(elem.Bytes(), []byte("\n")))...)
+			cur, err = appendElem(cur, v)
 		}
 		if n == 0 {
 			cur = append(cur, '[')
@@ -79,6 +67,20 @@ func writeJSONArray[T any](w io.Writer, each func(yield func(T)) error) error {
 	}
 	_, err = r.out.WriteTo(w)
 	return err
+}
+
+// appendJSON appends v as an element of writeJSONArray's array, as
+// writeJSON prints it there: encoding/json, indented one level, then
+// escapeControls.
+func appendJSON[T any](b []byte, v T) ([]byte, error) {
+	var elem bytes.Buffer
+	enc := json.NewEncoder(&elem)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	return append(b, escapeControls(bytes.TrimSuffix(elem.Bytes(), []byte("\n")))...), nil
 }
 
 // chunk is the size of the pieces writeJSONArray keeps its output in.

@@ -25,21 +25,26 @@ func TestWriteJSONArrayPrintsWhatWriteJSONPrints(t *testing.T) {
 		{row("conflict-1", "C1 \u0085 and DEL \x7f, é, \u2028", &model.Tally{ForA: 1, Quorum: 3}),
 			row("conflict-2", "two\nlines", nil), row("conflict-3", `"quoted"`, &model.Tally{})},
 	} {
-		var want, got bytes.Buffer
+		var want bytes.Buffer
 		if err := writeJSON(&want, rows); err != nil {
 			t.Fatal(err)
 		}
-		err := writeJSONArray(&got, func(yield func(model.ConflictSummary)) error {
-			for _, r := range rows {
-				yield(r)
+		for name, appendElem := range map[string]func([]byte, model.ConflictSummary) ([]byte, error){
+			"appendJSON": appendJSON[model.ConflictSummary], "appendSummary": appendSummary,
+		} {
+			var got bytes.Buffer
+			err := writeJSONArray(&got, func(yield func(model.ConflictSummary)) error {
+				for _, r := range rows {
+					yield(r)
+				}
+				return nil
+			}, appendElem)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Errorf("writeJSONArray printed\n%s\nwriteJSON prints\n%s", got.String(), want.String())
+			if got.String() != want.String() {
+				t.Errorf("writeJSONArray with %s printed\n%s\nwriteJSON prints\n%s", name, got.String(), want.String())
+			}
 		}
 	}
 }
@@ -51,7 +56,7 @@ func TestWriteJSONArrayPrintsNothingWhenTheListFails(t *testing.T) {
 		yield(1)
 		yield(2)
 		return boom
-	})
+	}, appendJSON[int])
 	if !errors.Is(err, boom) || out.Len() != 0 {
 		t.Errorf("got %v and %q; want the error and nothing printed", err, out.String())
 	}

@@ -50,7 +50,7 @@ conflicts and those put to a vote. --status all lists every conflict.
 			}
 			return writeJSONArray(a.stdout, func(yield func(model.ConflictSummary)) error {
 				return svc.EachConflict(ctx, q, func(s model.ConflictSummary) error { yield(s); return nil })
-			})
+			}, appendSummary)
 		}),
 	}
 	fl := cmd.Flags()

@@ -10,8 +10,8 @@ import (
 )
 
 // appendSummary appends s as an element of writeJSONArray's array: byte
-// for byte what encoding/json prints for it there, indented, followed by
-// escapeControls. encoding/json spends most of list --json's time on
+// for byte what appendJSON appends (encoding/json, indented, then
+// escapeControls). encoding/json spends most of list --json's time on
 // reflection and re-indenting (100 ms of 10,000 open conflicts); this
 // writes the same text directly. TestAppendSummaryPrintsWhatEncodingJSONPrints
 // holds the two together, and fails when a field is added to the types.
