@@ -9,9 +9,7 @@ package fieldgen_test
 //	go test ./fieldgen -run '^$' -bench . -benchtime 1000x
 
 import (
-	"arbiter/internal/benchmetrics"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"arbiter/fieldgen"
+	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -40,7 +39,7 @@ func benchFields(b *testing.B, run func(b *testing.B, svc *review.Service)) {
 			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
 		}
 		path := filepath.Join(b.TempDir(), "field.db")
-		if err := copyFile(src, path); err != nil {
+		if err := benchmetrics.CopyFile(src, path); err != nil {
 			b.Fatal(err)
 		}
 		run(b, service(b, path))
@@ -55,30 +54,6 @@ func service(b *testing.B, path string) *review.Service {
 	}
 	b.Cleanup(func() { st.Close() })
 	return review.New(st)
-}
-
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	// Flush the copy now: left to the kernel, 2 GB of dirty pages would
-	// be written out during the first checkpoint's fsync, inside the
-	// timings.
-	if err := dst.Sync(); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }
 
 // queue lists the conflicts of status s, oldest first.

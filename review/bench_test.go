@@ -1,16 +1,15 @@
 package review_test
 
 import (
-	"arbiter/internal/benchmetrics"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -56,7 +55,7 @@ func benchService(b *testing.B) *review.Service {
 		b.Fatalf("build the benchmark field: %v", benchField.err)
 	}
 	path := filepath.Join(b.TempDir(), "field.db")
-	if err := copyFile(benchField.path, path); err != nil {
+	if err := benchmetrics.CopyFile(benchField.path, path); err != nil {
 		b.Fatal(err)
 	}
 	st, err := store.Open(context.Background(), path, store.Options{})
@@ -67,23 +66,6 @@ func benchService(b *testing.B) *review.Service {
 	b.Logf("field: %d units, %d conflicts (%d detected, %d in the review queue); built in %s",
 		benchUnits, benchConflicts, len(benchField.detected), benchField.queue, benchField.took.Round(time.Millisecond))
 	return review.New(st)
-}
-
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }
 
 func buildBenchField() {
