@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -51,7 +52,7 @@ Each contradicts relation opens a conflict. Unknown fields are refused.
 				res.Conflicts = []model.Conflict{}
 			}
 			if asJSON {
-				return writeJSON(a.stdout, res)
+				return jsonout.Write(a.stdout, res)
 			}
 			fmt.Fprintf(a.stdout, "recorded %s at epoch %d\n", clean(res.UnitID), res.Epoch)
 			for _, c := range res.Conflicts {

@@ -1,15 +1,15 @@
-package main
+// Package cli is arbiter's command line: the cobra commands, their flags,
+// what they print and their exit codes.
+package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -34,10 +34,9 @@ type app struct {
 	started        bool
 }
 
-// run executes the command line args and returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// Run executes the command line args with the given streams and returns
+// the process's exit code. ctx ends the command early (an interrupt).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCmd()
 	root.SetArgs(args)
@@ -127,7 +126,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	}
 	if pe, ok := model.AsError(err); ok {
 		if wantsJSON(cmd) {
-			if werr := writeJSON(a.stdout, pe); werr == nil {
+			if werr := jsonout.Write(a.stdout, pe); werr == nil {
 				return exitProtocol
 			}
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -28,7 +29,7 @@ read is refused if someone else decided first. --json prints the detail object.`
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, d)
+				return jsonout.Write(a.stdout, d)
 			}
 			printDetail(a.stdout, d, time.Now())
 			return nil

@@ -1,4 +1,4 @@
-package main
+package jsonout
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"arbiter/model"
 )
 
-// viaEncodingJSON is what writeJSONArray printed for s as an element
-// before appendSummary: encoding/json, indented inside the array, then
-// escapeControls.
+// viaEncodingJSON is what WriteArray printed for s as an element
+// before AppendSummary: encoding/json, indented inside the array, then
+// EscapeControls.
 func viaEncodingJSON(t *testing.T, s model.ConflictSummary) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, []model.ConflictSummary{s}); err != nil {
+	if err := Write(&buf, []model.ConflictSummary{s}); err != nil {
 		t.Fatal(err)
 	}
 	out := strings.TrimSuffix(strings.TrimPrefix(buf.String(), "[\n  "), "\n]\n")
@@ -64,7 +64,7 @@ func TestAppendSummaryPrintsWhatEncodingJSONPrints(t *testing.T) {
 	for _, text := range hostileTexts {
 		for which := range uint8(64) {
 			s := summaryOf(text, int64(which)*7919, which)
-			got, err := appendSummary(nil, s)
+			got, err := AppendSummary(nil, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,17 +81,17 @@ func FuzzAppendSummary(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, n int64, which uint8) {
 		s := summaryOf(text, n, which)
-		got, err := appendSummary(nil, s)
+		got, err := AppendSummary(nil, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := viaEncodingJSON(t, s); string(got) != want {
-			t.Fatalf("appendSummary:\n%s\nencoding/json:\n%s", got, want)
+			t.Fatalf("AppendSummary:\n%s\nencoding/json:\n%s", got, want)
 		}
 	})
 }
 
-// appendSummary writes the fields by hand: a field added to one of these
+// AppendSummary writes the fields by hand: a field added to one of these
 // types must be added there too (and to summaryOf).
 func TestAppendSummaryKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]int{
@@ -102,7 +102,7 @@ func TestAppendSummaryKnowsEveryField(t *testing.T) {
 		reflect.TypeFor[model.Tally]():           3,
 	} {
 		if got := typ.NumField(); got != want {
-			t.Errorf("%s has %d fields, appendSummary writes %d: update it", typ, got, want)
+			t.Errorf("%s has %d fields, AppendSummary writes %d: update it", typ, got, want)
 		}
 	}
 }

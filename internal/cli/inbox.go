@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -38,7 +39,7 @@ those after notification N, so a poller passes the last id it saw.
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, ns)
+				return jsonout.Write(a.stdout, ns)
 			}
 			printInbox(a.stdout, cfg.As, since, ns)
 			return nil

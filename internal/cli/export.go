@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"arbiter/internal/jsonout"
 	"arbiter/interop"
 	"arbiter/model"
 	"arbiter/store"
@@ -74,7 +75,7 @@ docs/akashik-interop.md describes both.`,
 					fmt.Fprintf(a.stderr, "arbiter: %s: cut off its torn last line before appending, as the SDK's writers do\n", clean(args[0]))
 				}
 				if asJSON {
-					return writeJSON(a.stdout, rep)
+					return jsonout.Write(a.stdout, rep)
 				}
 				printExport(a.stdout, args[0], rep)
 				return nil
@@ -137,6 +138,6 @@ func writeJSONLine(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeControls(buf.Bytes()))
+	_, err := w.Write(jsonout.EscapeControls(buf.Bytes()))
 	return err
 }

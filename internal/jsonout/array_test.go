@@ -1,4 +1,4 @@
-package main
+package jsonout
 
 import (
 	"bytes"
@@ -26,14 +26,14 @@ func TestWriteJSONArrayPrintsWhatWriteJSONPrints(t *testing.T) {
 			row("conflict-2", "two\nlines", nil), row("conflict-3", `"quoted"`, &model.Tally{})},
 	} {
 		var want bytes.Buffer
-		if err := writeJSON(&want, rows); err != nil {
+		if err := Write(&want, rows); err != nil {
 			t.Fatal(err)
 		}
 		for name, appendElem := range map[string]func([]byte, model.ConflictSummary) ([]byte, error){
-			"appendJSON": appendJSON[model.ConflictSummary], "appendSummary": appendSummary,
+			"AppendJSON": AppendJSON[model.ConflictSummary], "AppendSummary": AppendSummary,
 		} {
 			var got bytes.Buffer
-			err := writeJSONArray(&got, func(yield func(model.ConflictSummary)) error {
+			err := WriteArray(&got, func(yield func(model.ConflictSummary)) error {
 				for _, r := range rows {
 					yield(r)
 				}
@@ -43,7 +43,7 @@ func TestWriteJSONArrayPrintsWhatWriteJSONPrints(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.String() != want.String() {
-				t.Errorf("writeJSONArray with %s printed\n%s\nwriteJSON prints\n%s", name, got.String(), want.String())
+				t.Errorf("WriteArray with %s printed\n%s\nwriteJSON prints\n%s", name, got.String(), want.String())
 			}
 		}
 	}
@@ -52,22 +52,22 @@ func TestWriteJSONArrayPrintsWhatWriteJSONPrints(t *testing.T) {
 func TestWriteJSONArrayPrintsNothingWhenTheListFails(t *testing.T) {
 	var out bytes.Buffer
 	boom := errors.New("the field went away")
-	err := writeJSONArray(&out, func(yield func(int)) error {
+	err := WriteArray(&out, func(yield func(int)) error {
 		yield(1)
 		yield(2)
 		return boom
-	}, appendJSON[int])
+	}, AppendJSON[int])
 	if !errors.Is(err, boom) || out.Len() != 0 {
 		t.Errorf("got %v and %q; want the error and nothing printed", err, out.String())
 	}
 }
 
-// escapeControls skips its ASCII prefix before decoding runes; it still
+// EscapeControls skips its ASCII prefix before decoding runes; it still
 // rewrites exactly what decoding everything would.
 func TestEscapeControlsFindsControlsAfterAnASCIIPrefix(t *testing.T) {
 	for _, in := range []string{"", "plain", "a\x7fb", "ascii then \u0085", "\u00ad first", "é then \u200b",
 		"ok \u200d joiner", "tag \U000E0001", "\xff invalid \u0085"} {
-		got := string(escapeControls([]byte(in)))
+		got := string(EscapeControls([]byte(in)))
 		var want strings.Builder
 		for _, r := range in {
 			if r > 0xffff && isRawControl(r) {
@@ -82,7 +82,7 @@ func TestEscapeControlsFindsControlsAfterAnASCIIPrefix(t *testing.T) {
 			}
 		}
 		if got != want.String() {
-			t.Errorf("escapeControls(%q) = %q, want %q", in, got, want.String())
+			t.Errorf("EscapeControls(%q) = %q, want %q", in, got, want.String())
 		}
 	}
 }

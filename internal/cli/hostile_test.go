@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/store"
 )
@@ -264,7 +265,7 @@ func FuzzWriteJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var out strings.Builder
-		if err := writeJSON(&out, map[string]string{"text": s}); err != nil {
+		if err := jsonout.Write(&out, map[string]string{"text": s}); err != nil {
 			t.Fatal(err)
 		}
 		inert(t, "writeJSON", out.String())

@@ -1,10 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
 	"io"
 
+	"arbiter/internal/jsonout"
 	"arbiter/interop"
 	"arbiter/model"
 	"arbiter/review"
@@ -94,7 +95,7 @@ func (a *app) apply(ctx context.Context, svc *review.Service, file string, ds in
 		if lines == nil {
 			lines = []appliedJSON{}
 		}
-		if err := writeJSON(a.stdout, map[string]any{"file": file, "decisions": lines, "summary": sum}); err != nil {
+		if err := jsonout.Write(a.stdout, map[string]any{"file": file, "decisions": lines, "summary": sum}); err != nil {
 			return err
 		}
 	} else {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arbiter/internal/akashiklog"
+	"arbiter/internal/jsonout"
 	"arbiter/interop"
 	"arbiter/model"
 	"arbiter/store"
@@ -64,7 +65,7 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 				}
 				a.noteAnomalies(path, rep.Anomalies)
 				if asJSON {
-					return writeJSON(a.stdout, rep)
+					return jsonout.Write(a.stdout, rep)
 				}
 				printImport(a.stdout, path, cfg.DB, rep)
 				return nil

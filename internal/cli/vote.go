@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -38,7 +39,7 @@ a tie stays open or goes to a human operator, as the field's policy says.
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, resp)
+				return jsonout.Write(a.stdout, resp)
 			}
 			if resp.Offline != nil {
 				printOfflineVote(a.stdout, resp)

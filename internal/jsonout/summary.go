@@ -1,4 +1,4 @@
-package main
+package jsonout
 
 import (
 	"strconv"
@@ -9,13 +9,13 @@ import (
 	"arbiter/model"
 )
 
-// appendSummary appends s as an element of writeJSONArray's array: byte
-// for byte what appendJSON appends (encoding/json, indented, then
-// escapeControls). encoding/json spends most of list --json's time on
+// AppendSummary appends s as an element of WriteArray's array: byte
+// for byte what AppendJSON appends (encoding/json, indented, then
+// EscapeControls). encoding/json spends most of list --json's time on
 // reflection and re-indenting (100 ms of 10,000 open conflicts); this
 // writes the same text directly. TestAppendSummaryPrintsWhatEncodingJSONPrints
 // holds the two together, and fails when a field is added to the types.
-func appendSummary(b []byte, s model.ConflictSummary) ([]byte, error) {
+func AppendSummary(b []byte, s model.ConflictSummary) ([]byte, error) {
 	o := jsonObject{b: b, indent: "\n  "}
 	o.open()
 	o.str("id", s.ID)
@@ -130,7 +130,7 @@ func (o *jsonObject) step(k string, e *model.Escalation) {
 }
 
 // appendJSONString appends s quoted as encoding/json quotes it (HTML
-// escaping off) and as escapeControls then rewrites it: invalid UTF-8
+// escaping off) and as EscapeControls then rewrites it: invalid UTF-8
 // becomes \ufffd, and C0, DEL, C1, U+2028, U+2029 and the invisible
 // format characters are escaped.
 func appendJSONString(b []byte, s string) []byte {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -63,7 +64,7 @@ since you read it. --json prints the MERGE response.`,
 				return err
 			}
 			if f.json {
-				return writeJSON(a.stdout, resp)
+				return jsonout.Write(a.stdout, resp)
 			}
 			if resp.Offline != nil {
 				printOfflineMerge(a.stdout, resp)

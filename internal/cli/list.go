@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/config"
+	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -48,9 +49,9 @@ conflicts and those put to a vote. --status all lists every conflict.
 				_, err := a.printQueue(ctx, svc, q)
 				return err
 			}
-			return writeJSONArray(a.stdout, func(yield func(model.ConflictSummary)) error {
+			return jsonout.WriteArray(a.stdout, func(yield func(model.ConflictSummary)) error {
 				return svc.EachConflict(ctx, q, func(s model.ConflictSummary) error { yield(s); return nil })
-			}, appendSummary)
+			}, jsonout.AppendSummary)
 		}),
 	}
 	fl := cmd.Flags()
