@@ -1,6 +1,9 @@
 package fieldgen
 
-import "arbiter/model"
+import (
+	"arbiter/demo"
+	"arbiter/model"
+)
 
 // Operator is the id of the generated field's first human operator: the
 // person to open the review screen as.
@@ -9,19 +12,10 @@ const Operator = "ops-maya"
 // Leads are the eligible voters of a generated field (role "lead").
 var Leads = []string{"lead-priya", "lead-tomas", "lead-kenji", "lead-amara"}
 
-// Policy is the governance a generated field is created with: level 3,
-// quorum 3, a tie escalates, votes among the leads, and a role with the
-// final say on every conflict type but interpretive ones.
-func Policy() model.Policy {
-	p := model.DefaultPolicy()
-	p.VoterRoles = []string{"lead"}
-	p.AuthorityRoles = map[model.ConflictType]string{
-		model.ConflictFactual:   "analyst",
-		model.ConflictStrategic: "strategist",
-		model.ConflictPriority:  "planner",
-	}
-	return p
-}
+// Policy is the governance a generated field is created with: the demo
+// team's (votes among the leads, a role with the final say on every
+// conflict type but interpretive ones), at scale.
+func Policy() model.Policy { return demo.Policy() }
 
 // member is one agent of the cast and how much it records.
 type member struct {

@@ -96,7 +96,7 @@ func (g *gen) escalate(p *plan, c *model.Conflict) {
 	notified := g.tell(ids, model.Notification{Event: model.EventConflictEscalated, Epoch: epoch, CreatedAt: at,
 		ConflictID: &c.ID, RequiresAction: true,
 		Summary: fmt.Sprintf("%s escalated to a human operator by %s: %s", c.ID, by.ID, reason)})
-	g.merge("MERGE", by.ID, epoch, c, req, nil, nil, notified)
+	g.merge(model.OpMerge, by.ID, epoch, c, req, nil, nil, notified)
 }
 
 func (g *gen) openVote(p *plan, c *model.Conflict) {
@@ -110,7 +110,7 @@ func (g *gen) openVote(p *plan, c *model.Conflict) {
 	notified := g.tell(append(p.authors(), Leads...), model.Notification{Event: model.EventVoteOpened, Epoch: epoch,
 		CreatedAt: at, ConflictID: &c.ID, RequiresAction: true,
 		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d)", c.ID, by.ID, Policy().Quorum)})
-	g.merge("MERGE", by.ID, epoch, c, req, nil, nil, notified)
+	g.merge(model.OpMerge, by.ID, epoch, c, req, nil, nil, notified)
 }
 
 // ballot casts p's ballot i; the third closes the vote for the majority.
@@ -152,7 +152,7 @@ func (g *gen) ballot(p *plan, c *model.Conflict, i int) {
 			CreatedAt: at, ConflictID: &c.ID,
 			Summary: fmt.Sprintf("the vote on %s closed %s: %s prevails", c.ID, tally, winner)}))
 	}
-	g.merge("VOTE", bp.voter, epoch, c, map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
+	g.merge(model.OpVote, bp.voter, epoch, c, map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
 		"changed": false, "for_a": forA, "for_b": forB}, superseded, nil, notified)
 }
 
@@ -175,7 +175,7 @@ func (g *gen) resolve(p *plan, c *model.Conflict, by member, s model.Strategy) {
 	if c.Resolution.SynthesisUnitID != nil {
 		newUnit = c.Resolution.SynthesisUnitID
 	}
-	g.merge("MERGE", by.ID, epoch, c, req, superseded, newUnit, notified)
+	g.merge(model.OpMerge, by.ID, epoch, c, req, superseded, newUnit, notified)
 }
 
 func (g *gen) winner(p *plan) string {

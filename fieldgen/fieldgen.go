@@ -247,7 +247,7 @@ func (g *gen) register(ctx context.Context) error {
 			if err := tx.InsertAgent(a, epoch); err != nil {
 				return err
 			}
-			if err := b.Event(model.Event{Epoch: epoch, Operation: "REGISTER", AgentID: a.ID, At: at,
+			if err := b.Event(model.Event{Epoch: epoch, Operation: model.OpRegister, AgentID: a.ID, At: at,
 				Payload: mustJSON(map[string]any{"role": a.Role, "kind": a.Kind, "authority": a.Authority})}); err != nil {
 				return err
 			}

@@ -91,7 +91,7 @@ func (g *gen) recordB(p *plan) {
 	g.conflictSeq++
 	p.seq, p.id, p.at = g.conflictSeq, fmt.Sprintf("conflict-%03d", g.conflictSeq), u.Source.Timestamp
 	c := p.conflict()
-	g.w.event(model.Event{Epoch: u.Epoch, Operation: "DETECT", AgentID: p.b.by.ID, ConflictID: &p.id,
+	g.w.event(model.Event{Epoch: u.Epoch, Operation: model.OpDetect, AgentID: p.b.by.ID, ConflictID: &p.id,
 		UnitID: &u.ID, At: p.at, Payload: mustJSON(c)})
 	g.counts.Events++
 	g.tell([]string{p.a.by.ID, p.b.by.ID}, model.Notification{Event: model.EventConflictDetected, Epoch: u.Epoch,
@@ -217,7 +217,7 @@ func (g *gen) write(u model.Unit, ct model.ConflictType) {
 	g.counts.Units++
 	g.counts.Relations += len(u.Relations)
 	g.counts.ContentBytes += int64(len(u.Content))
-	g.w.event(model.Event{Epoch: u.Epoch, Operation: "RECORD", AgentID: u.Source.AgentID, UnitID: &u.ID,
+	g.w.event(model.Event{Epoch: u.Epoch, Operation: model.OpRecord, AgentID: u.Source.AgentID, UnitID: &u.ID,
 		At: u.Source.Timestamp, Payload: mustJSON(recordPayload{Mode: u.Mode, Type: u.Type, ContentBytes: len(u.Content),
 			Intent: u.Intent, Confidence: u.Confidence, Relations: u.Relations, SessionID: u.Source.SessionID, ConflictType: ct})})
 	g.counts.Events++

@@ -331,7 +331,7 @@ func (im *importer) importEntry(e *akashiklog.Entry, predecessorKnown bool) erro
 	if strings.HasPrefix(u.ID, "mem-") {
 		im.ours = append(im.ours, u.ID) // a synthesis arbiter exported
 	}
-	if err := im.bulk.Event(model.Event{Epoch: epoch, Operation: "RECORD", AgentID: agent.ID, UnitID: &u.ID,
+	if err := im.bulk.Event(model.Event{Epoch: epoch, Operation: model.OpRecord, AgentID: agent.ID, UnitID: &u.ID,
 		At: im.now, Payload: provenance(e, map[string]any{"status": e.Status})}); err != nil {
 		return err
 	}
@@ -360,7 +360,7 @@ func provenance(e *akashiklog.Entry, extra map[string]any) json.RawMessage {
 // for its entry: never back, so a decision the field took stands.
 func (im *importer) moveOn(e *akashiklog.Entry, u store.Standing) error {
 	_, want := unitStatus(e.Status)
-	final := u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted
+	final := !u.Status.Stands()
 	switch {
 	case final || want == u.Status:
 		return nil
@@ -422,7 +422,7 @@ func (im *importer) importPair(p akashiklog.Pair) error {
 		if err != nil {
 			return err
 		}
-		if u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted {
+		if !u.Status.Stands() {
 			im.rep.PairsSkipped++
 			return nil
 		}

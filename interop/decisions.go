@@ -1,111 +1,19 @@
 package interop
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 
-	"arbiter/internal/akashiklog"
+	"arbiter/internal/decisions"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
 )
 
-// Decision is one message of a decisions file.
-type Decision struct {
-	Line     int
-	Envelope model.Envelope
-	Request  model.MergeRequest
-}
-
-// Decisions is a parsed decisions file.
-type Decisions struct {
-	Messages []Decision
-	// TornLine is a torn last line that was skipped (a writer that died
-	// mid-line), 0 when there was none.
-	TornLine int
-}
-
-// ReadDecisionsFile reads the decisions file at path. See ReadDecisions.
-func ReadDecisionsFile(path string) (Decisions, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Decisions{}, err
-	}
-	defer f.Close()
-	d, err := ReadDecisions(f)
-	if err != nil {
-		return d, fmt.Errorf("decisions file %s: %w", path, err)
-	}
-	return d, nil
-}
-
-// ReadDecisions parses a decisions file: one Akashik MERGE message per
-// line (see review.Service.WithDecisionsOut), blank lines skipped. A last
-// line that is not JSON is skipped as torn; anything else wrong — a line
-// that is not JSON before the last, a message of another protocol or
-// version or operation, a payload without conflict_id or strategy, a
-// message id given twice — is an *akashiklog.LineError naming the line,
-// and nothing is returned.
-func ReadDecisions(r io.Reader) (Decisions, error) {
-	var out Decisions
-	br := bufio.NewReader(r)
-	first := map[string]int{}
-	var torn *akashiklog.LineError
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return Decisions{}, err
-		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			if torn != nil {
-				return Decisions{}, torn
-			}
-			if !json.Valid(trimmed) {
-				torn = &akashiklog.LineError{Line: n, Reason: "invalid JSON"}
-			} else {
-				d, lerr := decodeDecision(n, trimmed)
-				if lerr != nil {
-					return Decisions{}, lerr
-				}
-				if at, dup := first[d.Envelope.ID]; dup {
-					return Decisions{}, &akashiklog.LineError{Line: n,
-						Reason: fmt.Sprintf("message id %q is used again (first on line %d)", d.Envelope.ID, at)}
-				}
-				first[d.Envelope.ID] = n
-				out.Messages = append(out.Messages, d)
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	if torn != nil {
-		out.TornLine = torn.Line
-	}
-	return out, nil
-}
-
-func decodeDecision(n int, line []byte) (Decision, *akashiklog.LineError) {
-	var env model.Envelope
-	if err := json.Unmarshal(line, &env); err != nil {
-		return Decision{}, &akashiklog.LineError{Line: n, Reason: "not an Akashik message: " + err.Error()}
-	}
-	req, err := review.DecodeDecision(env)
-	if err != nil {
-		return Decision{}, &akashiklog.LineError{Line: n, Reason: err.Error()}
-	}
-	return Decision{Line: n, Envelope: env, Request: req}, nil
-}
-
 // Outcome is what became of one decision of a decisions file.
 type Outcome struct {
-	Decision
+	decisions.Message
 	Result model.ApplyResult
 	// Err is the field's refusal, nil when the decision was applied or
 	// found applied before.
@@ -136,14 +44,14 @@ type ApplySummary struct {
 // decision stands or falls on its own, as it would have live. An error
 // that is not the field's refusal of one decision (the field cannot be
 // written at all, the context ends) stops the run and is returned.
-func ApplyDecisions(ctx context.Context, svc *review.Service, ds Decisions, fn func(Outcome)) (ApplySummary, error) {
+func ApplyDecisions(ctx context.Context, svc *review.Service, ds decisions.File, fn func(Outcome)) (ApplySummary, error) {
 	var sum ApplySummary
 	for _, d := range ds.Messages {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
 		res, err := svc.ApplyDecision(ctx, d.Envelope)
-		o := Outcome{Decision: d, Result: res, Err: err}
+		o := Outcome{Message: d, Result: res, Err: err}
 		if pe, ok := model.AsError(err); err != nil && (!ok || fatal(pe.Code)) {
 			return sum, err
 		}
@@ -201,7 +109,7 @@ func historyEnvelope(e model.Event) (model.Envelope, error) {
 	}
 	var rec model.DecisionRecord
 	switch e.Operation {
-	case "VOTE":
+	case model.OpVote:
 		var v struct {
 			ConflictID string `json:"conflict_id"`
 			Choice     string `json:"choice"`
@@ -233,5 +141,5 @@ func historyEnvelope(e model.Event) (model.Envelope, error) {
 	if id == "" {
 		id = deterministicULID(e.At, "arbiter-event", fmt.Sprint(e.ID), e.Operation, rec.ConflictID)
 	}
-	return model.NewEnvelope(id, "MERGE", e.AgentID, e.Epoch, rec)
+	return model.NewEnvelope(id, model.OpMerge, e.AgentID, e.Epoch, rec)
 }

@@ -5,9 +5,9 @@
 //     own rule finds, as one transaction that can be repeated.
 //   - ExportAkashik appends the field's decisions on those conflicts to
 //     the log, in the SDK's terms, once.
-//   - ReadDecisions and ApplyDecisions replay a decisions file (Akashik
-//     MERGE messages written offline, see review.Service.WithDecisionsOut)
-//     on a live field; DecisionHistory lists a field's decisions as such
+//   - ApplyDecisions replays a decisions file (Akashik MERGE messages
+//     written offline; internal/decisions owns the file's format) on a
+//     live field; DecisionHistory lists a field's decisions as such
 //     messages.
 //
 // It orchestrates: the rules stay in review, the SQL in store, the SDK's

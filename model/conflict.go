@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ConflictType classifies what two units disagree about.
 type ConflictType string
@@ -16,7 +19,7 @@ const (
 var ConflictTypes = []ConflictType{ConflictFactual, ConflictInterpretive, ConflictStrategic, ConflictPriority}
 
 // Valid reports whether t is a known conflict type.
-func (t ConflictType) Valid() bool { return contains(ConflictTypes, t) }
+func (t ConflictType) Valid() bool { return slices.Contains(ConflictTypes, t) }
 
 // ConflictStatus is where a conflict stands. pending_vote is kept as a
 // status of its own (the protocol names it only in MERGE's response).
@@ -34,7 +37,7 @@ const (
 var ConflictStatuses = []ConflictStatus{StatusDetected, StatusResolving, StatusResolved, StatusEscalated, StatusPendingVote}
 
 // Valid reports whether s is a known conflict status.
-func (s ConflictStatus) Valid() bool { return contains(ConflictStatuses, s) }
+func (s ConflictStatus) Valid() bool { return slices.Contains(ConflictStatuses, s) }
 
 // Open reports whether the conflict still waits for a decision.
 func (s ConflictStatus) Open() bool { return s != StatusResolved }
@@ -51,7 +54,7 @@ const (
 
 // Valid reports whether d is a known detection method.
 func (d DetectedBy) Valid() bool {
-	return contains([]DetectedBy{DetectedExplicit, DetectedSemantic, DetectedLogical, DetectedTemporal}, d)
+	return slices.Contains([]DetectedBy{DetectedExplicit, DetectedSemantic, DetectedLogical, DetectedTemporal}, d)
 }
 
 // Escalation records who sent a conflict to people, and why.

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Foresight is what a decision will change, told before it is made.
 type Foresight struct {
 	Status     ConflictStatus
@@ -45,19 +47,9 @@ func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresi
 	return f
 }
 
+// uniqueSorted is ids without blanks and repeats, in order.
 func uniqueSorted(ids []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, id := range ids {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	out := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == "" })
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -15,7 +15,7 @@ import "fmt"
 //     the role the field designates for the conflict's type, or a human
 //     operator (NOT_PERMITTED).
 func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
-	const op = "MERGE"
+	const op = OpMerge
 	if !s.Valid() {
 		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
 	}

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // TieRule says what happens when a vote reaches quorum without a majority.
 type TieRule string
 
@@ -41,19 +43,13 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// Allows reports whether the field's level offers strategy s. Dismiss is
-// offered wherever MERGE is (level 2 and up).
-func (p Policy) Allows(s Strategy) bool {
-	if s == Dismiss {
-		return p.Level >= 2
-	}
-	return p.Level >= s.Level()
-}
+// Allows reports whether the field's level offers strategy s.
+func (p Policy) Allows(s Strategy) bool { return p.Level >= s.Level() }
 
 // MayVote reports whether a may cast a vote in this field.
 func (p Policy) MayVote(a Agent) bool {
 	if a.Authority < p.VoterMinAuthority {
 		return false
 	}
-	return len(p.VoterRoles) == 0 || contains(p.VoterRoles, a.Role)
+	return len(p.VoterRoles) == 0 || slices.Contains(p.VoterRoles, a.Role)
 }

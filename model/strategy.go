@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Strategy is a way of settling a conflict (spec §6.6), plus arbiter's
 // own "dismiss".
 type Strategy string
@@ -23,13 +25,37 @@ var Strategies = []Strategy{
 	Vote, HumanEscalation, Dismiss,
 }
 
-// Valid reports whether s is a known strategy.
-func (s Strategy) Valid() bool { return contains(Strategies, s) }
+// About says in a few words what deciding with s does.
+func (s Strategy) About() string {
+	switch s {
+	case LastWriteWins:
+		return "the later unit prevails"
+	case ConfidenceWeighted:
+		return "the higher confidence prevails"
+	case EvidenceCount:
+		return "the unit with more support prevails"
+	case Authority:
+		return "the field's role for this type decides"
+	case Synthesis:
+		return "a new unit replaces both"
+	case Vote:
+		return "put it to a vote of the eligible agents"
+	case HumanEscalation:
+		return "send it to a human operator"
+	case Dismiss:
+		return "not a real conflict: both units stand (arbiter's own)"
+	}
+	return ""
+}
 
-// Level is the lowest conformance level that offers s.
+// Valid reports whether s is a known strategy.
+func (s Strategy) Valid() bool { return slices.Contains(Strategies, s) }
+
+// Level is the lowest conformance level that offers s. Dismiss is
+// offered wherever MERGE is.
 func (s Strategy) Level() int {
 	switch s {
-	case LastWriteWins, ConfidenceWeighted, HumanEscalation:
+	case LastWriteWins, ConfidenceWeighted, HumanEscalation, Dismiss:
 		return 2
 	default:
 		return 3

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Mode says whether a unit is a draft or committed (immutable).
 type Mode string
@@ -35,7 +38,7 @@ var UnitTypes = []UnitType{
 }
 
 // Valid reports whether t is a known unit type.
-func (t UnitType) Valid() bool { return contains(UnitTypes, t) }
+func (t UnitType) Valid() bool { return slices.Contains(UnitTypes, t) }
 
 // UnitStatus is where a unit stands in its lifecycle.
 type UnitStatus string
@@ -54,8 +57,13 @@ var UnitStatuses = []UnitStatus{
 	UnitActive, UnitDraft, UnitSuperseded, UnitRetracted, UnitContested, UnitPendingEnrichment,
 }
 
+// Stands reports whether a unit in status s still stands in the field:
+// it is not superseded and not retracted, so it may still prevail in a
+// conflict, and contradicting it opens one.
+func (s UnitStatus) Stands() bool { return s != UnitSuperseded && s != UnitRetracted }
+
 // Valid reports whether s is a known unit status.
-func (s UnitStatus) Valid() bool { return contains(UnitStatuses, s) }
+func (s UnitStatus) Valid() bool { return slices.Contains(UnitStatuses, s) }
 
 // RelationType names how one unit relates to another.
 type RelationType string
@@ -79,7 +87,7 @@ var RelationTypes = []RelationType{
 }
 
 // Valid reports whether r is a known relation type.
-func (r RelationType) Valid() bool { return contains(RelationTypes, r) }
+func (r RelationType) Valid() bool { return slices.Contains(RelationTypes, r) }
 
 // Intent says why a unit was recorded.
 type Intent struct {
@@ -131,13 +139,4 @@ type Unit struct {
 	Relations  []Relation `json:"relations"`
 	Status     UnitStatus `json:"status"`
 	Epoch      int64      `json:"epoch"`
-}
-
-func contains[T comparable](list []T, v T) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

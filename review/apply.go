@@ -1,42 +1,12 @@
 package review
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
 
+	"arbiter/internal/decisions"
 	"arbiter/model"
 	"arbiter/store"
 )
-
-// DecodeDecision reads the MERGE request an offline decision message
-// carries (see WithDecisionsOut): a MERGE proper, or a ballot (strategy
-// vote with a winner_id). Unknown payload fields are ignored, so that the
-// decision history `arbiter export --decisions` writes reads back too.
-func DecodeDecision(env model.Envelope) (model.MergeRequest, error) {
-	var req model.MergeRequest
-	if err := env.Check(); err != nil {
-		return req, err
-	}
-	if env.Operation != "MERGE" {
-		return req, fmt.Errorf("operation %q is not MERGE", env.Operation)
-	}
-	dec := json.NewDecoder(bytes.NewReader(env.Payload))
-	if err := dec.Decode(&req); err != nil {
-		return req, fmt.Errorf("payload: %v", err)
-	}
-	switch {
-	case strings.TrimSpace(req.ConflictID) == "":
-		return req, fmt.Errorf("payload has no conflict_id")
-	case req.Strategy == "":
-		return req, fmt.Errorf("payload has no strategy")
-	case req.ExpectedVersion < 0:
-		return req, fmt.Errorf("payload.expected_version %d is negative", req.ExpectedVersion)
-	}
-	return req, nil
-}
 
 // ApplyDecision applies one offline decision to the field, as its agent,
 // in one transaction: the message's epoch is witnessed (the Lamport
@@ -48,15 +18,15 @@ func DecodeDecision(env model.Envelope) (model.MergeRequest, error) {
 // changes nothing either, the clock included.
 func (s *Service) ApplyDecision(ctx context.Context, env model.Envelope) (model.ApplyResult, error) {
 	res := model.ApplyResult{MessageID: env.ID, AgentID: env.AgentID}
-	req, err := DecodeDecision(env)
+	req, err := decisions.Decode(env)
 	if err != nil {
-		return res, model.Errorf("MERGE", model.CodeInvalidRequest, "", "message %s: %v", env.ID, err)
+		return res, model.Errorf(model.OpMerge, model.CodeInvalidRequest, "", "message %s: %v", env.ID, err)
 	}
 	res.ConflictID = req.ConflictID
-	op := "MERGE"
+	op := model.OpMerge
 	ballot, isBallot := req.Ballot()
 	if isBallot {
-		op, err = "VOTE", validateVote(ballot)
+		op, err = model.OpVote, validateVote(ballot)
 	} else {
 		err = validateMerge(req)
 	}

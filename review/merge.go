@@ -23,7 +23,7 @@ func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeReq
 	if s.offline() {
 		return s.mergeOffline(ctx, callerID, req)
 	}
-	err := s.write(ctx, "MERGE", func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpMerge, func(tx *store.Tx) (err error) {
 		resp, err = s.merge(tx, callerID, req, "")
 		return err
 	})
@@ -49,7 +49,7 @@ func (s *Service) merge(tx *store.Tx, callerID string, req model.MergeRequest, m
 // and agrees with any winner named. It returns the state the decision is
 // taken on and the winner ("" when there is none).
 func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeRequest) (decision, string, error) {
-	const op = "MERGE"
+	const op = model.OpMerge
 	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 	if err != nil {
 		return d, "", err
@@ -98,7 +98,7 @@ func quorumReachable(tx *store.Tx, p model.Policy) error {
 		return err
 	}
 	if len(vs) < p.Quorum {
-		return model.Errorf("MERGE", model.CodeMergeFailed, "escalate it to a human operator instead, or register more voters",
+		return model.Errorf(model.OpMerge, model.CodeMergeFailed, "escalate it to a human operator instead, or register more voters",
 			"a vote needs a quorum of %d, but only %d agents may vote in this field", p.Quorum, len(vs))
 	}
 	return nil
@@ -141,7 +141,7 @@ func describe(c model.Conflict) string {
 }
 
 func validateMerge(req model.MergeRequest) error {
-	const op = "MERGE"
+	const op = model.OpMerge
 	r := req.Resolution
 	switch {
 	case !req.Strategy.Valid():
@@ -162,7 +162,7 @@ func validateMerge(req model.MergeRequest) error {
 
 // apply carries out a MERGE checkMerge allowed, for winner.
 func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
-	const op = "MERGE"
+	const op = model.OpMerge
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
 	o.epoch, o.err = tx.Tick()
 	o.now = s.now()
@@ -192,8 +192,8 @@ func standing(d decision, winner string) error {
 	if winner == d.B.Unit.ID {
 		u = d.B.Unit
 	}
-	if u.Status == model.UnitSuperseded || u.Status == model.UnitRetracted {
-		return model.Errorf("MERGE", model.CodeMergeFailed, "dismiss the conflict, or write a synthesis",
+	if !u.Status.Stands() {
+		return model.Errorf(model.OpMerge, model.CodeMergeFailed, "dismiss the conflict, or write a synthesis",
 			"%s cannot prevail: it is already %s", u.ID, u.Status)
 	}
 	return nil

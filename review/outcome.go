@@ -34,7 +34,7 @@ func (o *outcome) update(c model.Conflict) {
 	}
 	if err := o.tx.UpdateConflict(c, o.d.Conflict.Version); err != nil {
 		if store.IsStale(err) {
-			err = model.Errorf("MERGE", model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
+			err = model.Errorf(model.OpMerge, model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
 		}
 		o.err = err
 		return

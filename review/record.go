@@ -15,7 +15,7 @@ import (
 // the target, as unit A, and the new unit, as unit B; both become
 // contested.
 func (s *Service) Record(ctx context.Context, callerID string, req model.RecordRequest) (model.RecordResult, error) {
-	const op = "RECORD"
+	const op = model.OpRecord
 	var res model.RecordResult
 	if err := validateRecord(&req); err != nil {
 		return res, err
@@ -86,7 +86,7 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 func CheckRecord(req *model.RecordRequest) error { return validateRecord(req) }
 
 func validateRecord(req *model.RecordRequest) error {
-	const op = "RECORD"
+	const op = model.OpRecord
 	if req.Mode == "" {
 		req.Mode = model.ModeCommitted
 	}
@@ -176,7 +176,7 @@ func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, 
 // set; its status and version are the function's.
 func OpenConflict(tx *store.Tx, detector model.Agent, c model.Conflict) (model.Conflict, error) {
 	if !c.Type.Valid() || !c.DetectedBy.Valid() || c.UnitA == "" || c.UnitB == "" || c.UnitA == c.UnitB {
-		return c, model.Errorf("DETECT", model.CodeInvalidRequest, "", "not a conflict: type %q, detected_by %q, units %q and %q",
+		return c, model.Errorf(model.OpDetect, model.CodeInvalidRequest, "", "not a conflict: type %q, detected_by %q, units %q and %q",
 			c.Type, c.DetectedBy, c.UnitA, c.UnitB)
 	}
 	c.Status, c.Version = model.StatusDetected, 1
@@ -197,7 +197,7 @@ func OpenConflict(tx *store.Tx, detector model.Agent, c model.Conflict) (model.C
 			return c, err
 		}
 	}
-	if _, err := tx.AppendEvent(model.Event{Epoch: c.Epoch, Operation: "DETECT", AgentID: detector.ID,
+	if _, err := tx.AppendEvent(model.Event{Epoch: c.Epoch, Operation: model.OpDetect, AgentID: detector.ID,
 		ConflictID: &c.ID, UnitID: &c.UnitB, At: c.DetectedAt, Payload: mustJSON(c)}); err != nil {
 		return c, err
 	}
@@ -225,5 +225,5 @@ func standsInField(tx *store.Tx, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return u.Status != model.UnitSuperseded && u.Status != model.UnitRetracted, nil
+	return u.Status.Stands(), nil
 }

@@ -17,7 +17,7 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 	if err := checkAgent(&a); err != nil {
 		return a, err
 	}
-	err := s.write(ctx, "REGISTER", func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpRegister, func(tx *store.Tx) (err error) {
 		a.RegisteredAt = s.now() // under the write lock, so times follow epochs
 		a, err = RegisterIn(tx, a)
 		return err
@@ -30,7 +30,7 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 // is logged; an id already registered is AGENT_ID_TAKEN. a.RegisteredAt is
 // the caller's to set.
 func RegisterIn(tx *store.Tx, a model.Agent) (model.Agent, error) {
-	const op = "REGISTER"
+	const op = model.OpRegister
 	if err := checkAgent(&a); err != nil {
 		return a, err
 	}
@@ -53,7 +53,7 @@ func RegisterIn(tx *store.Tx, a model.Agent) (model.Agent, error) {
 
 // checkAgent trims and completes a, and refuses what REGISTER refuses.
 func checkAgent(a *model.Agent) error {
-	const op = "REGISTER"
+	const op = model.OpRegister
 	a.ID, a.Role = strings.TrimSpace(a.ID), strings.TrimSpace(a.Role)
 	if a.Kind == "" {
 		a.Kind = model.KindAgent

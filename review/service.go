@@ -75,7 +75,7 @@ func (s *Service) Policy(ctx context.Context) (model.Policy, error) {
 // Agent returns a registered agent, or AGENT_NOT_REGISTERED.
 func (s *Service) Agent(ctx context.Context, id string) (model.Agent, error) {
 	var a model.Agent
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { a, err = caller(tx, "ATTUNE", id); return err })
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { a, err = caller(tx, model.OpAttune, id); return err })
 	return a, err
 }
 
@@ -119,7 +119,7 @@ func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, err
 func (s *Service) Inbox(ctx context.Context, agentID string, since int64, limit int) ([]model.Notification, error) {
 	var out []model.Notification
 	err := s.st.Read(ctx, func(tx *store.Tx) error {
-		if _, err := caller(tx, "ATTUNE", agentID); err != nil {
+		if _, err := caller(tx, model.OpAttune, agentID); err != nil {
 			return err
 		}
 		var err error
@@ -134,7 +134,7 @@ func (s *Service) Detail(ctx context.Context, id string) (model.ConflictDetail, 
 	var d model.ConflictDetail
 	err := s.st.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		if d, err = detail(tx, "DETECT", id); err != nil {
+		if d, err = detail(tx, model.OpDetect, id); err != nil {
 			return err
 		}
 		if d.Events, err = tx.EventsOfConflict(id); err != nil {

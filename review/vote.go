@@ -23,7 +23,7 @@ func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteReque
 	if s.offline() {
 		return s.voteOffline(ctx, callerID, req)
 	}
-	err := s.write(ctx, "VOTE", func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpVote, func(tx *store.Tx) (err error) {
 		resp, err = s.vote(tx, callerID, req, "")
 		return err
 	})
@@ -32,7 +32,7 @@ func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteReque
 
 func validateVote(req model.VoteRequest) error {
 	if strings.TrimSpace(req.Rationale) == "" {
-		return model.Errorf("VOTE", model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
+		return model.Errorf(model.OpVote, model.CodeInvalidRequest, "say why in the rationale", "a vote needs a rationale")
 	}
 	return nil
 }
@@ -52,7 +52,7 @@ func (s *Service) vote(tx *store.Tx, callerID string, req model.VoteRequest, mes
 // the caller saw and is put to a vote, and the choice is one of its units.
 // It returns the state the ballot is cast on and the unit chosen.
 func (s *Service) checkVote(tx *store.Tx, callerID string, req model.VoteRequest) (decision, string, error) {
-	const op = "VOTE"
+	const op = model.OpVote
 	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 	if err != nil {
 		return d, "", err
@@ -82,7 +82,7 @@ func resolveChoice(c model.Conflict, choice string) (string, error) {
 		return c.UnitB, nil
 	}
 	if _, ok := c.Other(choice); !ok {
-		return "", model.Errorf("VOTE", model.CodeInvalidRequest, "vote for "+c.UnitA+" or "+c.UnitB,
+		return "", model.Errorf(model.OpVote, model.CodeInvalidRequest, "vote for "+c.UnitA+" or "+c.UnitB,
 			"%q is not one of %s's units", choice, c.ID)
 	}
 	return choice, nil
@@ -136,7 +136,7 @@ func (s *Service) cast(tx *store.Tx, d decision, choice, rationale, messageID st
 			Summary: fmt.Sprintf("the vote on %s tied at quorum and went to a human operator", c.ID)})
 		resp.Closed = true
 	}
-	o.log("VOTE", map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
+	o.log(model.OpVote, map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
 		"changed": resp.Changed, "for_a": resp.Tally.ForA, "for_b": resp.Tally.ForB})
 	if o.err != nil {
 		return model.VoteResponse{}, o.err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"arbiter/internal/decisions"
 	"arbiter/internal/jsonout"
 	"arbiter/interop"
 	"arbiter/model"
@@ -34,14 +35,11 @@ applied or already applied, 3 when any was refused, 1 when the file is
 not a decisions file (nothing is applied then).`,
 		Args: exactArgs(1, "one decisions file"),
 		RunE: a.do(func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.config(cmd)
+			cfg, err := a.fieldConfig(cmd)
 			if err != nil {
 				return err
 			}
-			if cfg.DB == "" {
-				return errNoField
-			}
-			ds, err := interop.ReadDecisionsFile(args[0])
+			ds, err := decisions.ReadFile(args[0])
 			if err != nil {
 				return fmt.Errorf("%w; nothing was applied", err)
 			}
@@ -70,7 +68,7 @@ type appliedJSON struct {
 	Error      *model.Error         `json:"error,omitempty"`
 }
 
-func (a *app) apply(ctx context.Context, svc *review.Service, file string, ds interop.Decisions, asJSON bool) error {
+func (a *app) apply(ctx context.Context, svc *review.Service, file string, ds decisions.File, asJSON bool) error {
 	var lines []appliedJSON
 	sum, err := interop.ApplyDecisions(ctx, svc, ds, func(o interop.Outcome) {
 		j := appliedJSON{Line: o.Line, MessageID: o.Envelope.ID, ConflictID: o.Request.ConflictID,
@@ -128,25 +126,4 @@ func printApplied(w io.Writer, j appliedJSON) {
 	default:
 		fmt.Fprintf(w, "%s: applied: %s (now version %d)\n", head, j.Conflict, j.Version)
 	}
-}
-
-// printOfflineMerge says where a MERGE made on a read-only field went and
-// what it will do once applied.
-func printOfflineMerge(w io.Writer, resp model.MergeResponse) {
-	o := resp.Offline
-	fmt.Fprintf(w, "recorded in %s for later `arbiter apply` (message %s, epoch %d)\n", clean(o.File), clean(o.MessageID), o.Epoch)
-	fmt.Fprintf(w, "  once applied, %s becomes %s unless it changed since version %d\n",
-		clean(resp.Conflict.ID), resp.Status, resp.Conflict.Version)
-	if len(resp.SideEffects.SupersededUnits) > 0 {
-		fmt.Fprintf(w, "  superseded  %s\n", cleanList(resp.SideEffects.SupersededUnits))
-	}
-}
-
-// printOfflineVote is printOfflineMerge for a ballot.
-func printOfflineVote(w io.Writer, resp model.VoteResponse) {
-	o := resp.Offline
-	fmt.Fprintf(w, "recorded in %s for later `arbiter apply` (message %s, epoch %d)\n", clean(o.File), clean(o.MessageID), o.Epoch)
-	t := resp.Tally
-	fmt.Fprintf(w, "  tally once applied  A %d, B %d: %d of quorum %d; %s would be %s\n",
-		t.ForA, t.ForB, t.Total(), t.Quorum, clean(resp.Conflict.ID), resp.Status)
 }

@@ -59,7 +59,7 @@ docs/akashik-interop.md describes both.`,
 			return nil
 		},
 		RunE: a.do(func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.config(cmd)
+			cfg, err := a.fieldConfig(cmd)
 			if err != nil {
 				return err
 			}

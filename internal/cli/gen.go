@@ -42,12 +42,9 @@ on the result as the operator ` + fieldgen.Operator + `.`,
 			return nil
 		},
 		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config(cmd)
+			cfg, err := a.fieldConfig(cmd)
 			if err != nil {
 				return err
-			}
-			if cfg.DB == "" {
-				return errNoField
 			}
 			opt.Progress = a.stderr
 			start := time.Now()

@@ -42,12 +42,9 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 			return nil
 		},
 		RunE: a.do(func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.config(cmd)
+			cfg, err := a.fieldConfig(cmd)
 			if err != nil {
 				return err
-			}
-			if cfg.DB == "" {
-				return errNoField
 			}
 			path := args[0]
 			log, err := akashiklog.ReadFile(path)

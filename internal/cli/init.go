@@ -37,12 +37,9 @@ never overwritten. With --demo the field gets the demo's agents, units and
 conflicts, and the demo's policy unless flags say otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config(cmd)
+			cfg, err := a.fieldConfig(cmd)
 			if err != nil {
 				return err
-			}
-			if cfg.DB == "" {
-				return errNoField
 			}
 			base := model.DefaultPolicy()
 			if f.demo {

@@ -30,17 +30,7 @@ func (a *app) mergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge CONFLICT --strategy S --rationale TEXT",
 		Short: "Decide a conflict with a strategy (MERGE)",
-		Long: `Decide a conflict as --as with one of the strategies:
-
-  last_write_wins      the later unit prevails (level 2)
-  confidence_weighted  the higher confidence prevails; --winner names it (level 2)
-  human_escalation     send it to a human operator (level 2)
-  evidence_count       the unit with more support prevails; --winner names it
-  authority            the field's role for this type decides; --winner
-  synthesis            a new unit (--synthesis TEXT or --synthesis-file F|-) replaces both
-  vote                 put it to a vote of the eligible agents
-  dismiss              not a real conflict: both units stand (arbiter's own)
-
+		Long: "Decide a conflict as --as with one of the strategies:\n\n" + strategyHelp() + `
 --winner takes a unit id, or A or B for the conflict's unit_a or unit_b.
 --expect-version N (from show) refuses the decision if the conflict changed
 since you read it. --json prints the MERGE response.`,
@@ -144,6 +134,25 @@ func (a *app) readText(name string) (string, error) {
 	return strings.TrimRight(string(b), " \t\r\n"), nil
 }
 
+// strategyHelp lists every strategy with what it does and what it takes.
+func strategyHelp() string {
+	var b strings.Builder
+	for _, s := range model.Strategies {
+		line := s.About()
+		switch {
+		case s.NeedsWinner():
+			line += "; --winner names it"
+		case s == model.Synthesis:
+			line += " (--synthesis TEXT or --synthesis-file F|-)"
+		}
+		if s.Level() < 3 {
+			line += fmt.Sprintf(" (level %d)", s.Level())
+		}
+		fmt.Fprintf(&b, "  %-20s %s\n", s, line)
+	}
+	return b.String()
+}
+
 func strategyNames() string {
 	names := make([]string, len(model.Strategies))
 	for i, s := range model.Strategies {
@@ -181,4 +190,16 @@ func printSideEffects(w io.Writer, se model.SideEffects) {
 		fmt.Fprintf(w, "  new unit    %s\n", clean(*se.NewUnitID))
 	}
 	fmt.Fprintf(w, "  notified    %s\n", cleanList(se.NotifiedAgents))
+}
+
+// printOfflineMerge says where a MERGE made on a read-only field went and
+// what it will do once applied.
+func printOfflineMerge(w io.Writer, resp model.MergeResponse) {
+	o := resp.Offline
+	fmt.Fprintf(w, "recorded in %s for later `arbiter apply` (message %s, epoch %d)\n", clean(o.File), clean(o.MessageID), o.Epoch)
+	fmt.Fprintf(w, "  once applied, %s becomes %s unless it changed since version %d\n",
+		clean(resp.Conflict.ID), resp.Status, resp.Conflict.Version)
+	if len(resp.SideEffects.SupersededUnits) > 0 {
+		fmt.Fprintf(w, "  superseded  %s\n", cleanList(resp.SideEffects.SupersededUnits))
+	}
 }

@@ -93,7 +93,7 @@ func (a *app) readRecord(name string) (model.RecordRequest, error) {
 		}
 	}
 	if err != nil {
-		return req, model.Errorf("RECORD", model.CodeInvalidRequest,
+		return req, model.Errorf(model.OpRecord, model.CodeInvalidRequest,
 			"send one JSON object with "+recordFields, "payload from %s: %s", label, explainJSON(err))
 	}
 	return req, nil

@@ -148,6 +148,15 @@ func (a *app) config(cmd *cobra.Command) (config.Config, error) {
 	return config.Load(cmd.Flags())
 }
 
+// fieldConfig loads cmd's settings, which must name a field.
+func (a *app) fieldConfig(cmd *cobra.Command) (config.Config, error) {
+	cfg, err := a.config(cmd)
+	if err == nil && cfg.DB == "" {
+		err = errNoField
+	}
+	return cfg, err
+}
+
 // withField opens the configured field, runs fn on its rules and closes
 // it. On a read-only field, decisions go to the decisions file if one is
 // configured.
@@ -159,9 +168,6 @@ func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.
 
 // withStore opens the configured field, runs fn on it and closes it.
 func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, *store.Store) error) error {
-	if cfg.DB == "" {
-		return errNoField
-	}
 	st, err := store.Open(ctx, cfg.DB, store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout})
 	if err != nil {
 		return err
@@ -177,7 +183,7 @@ func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.
 // field, act on it.
 func (a *app) fieldCommand(fn func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error) func(*cobra.Command, []string) error {
 	return a.do(func(cmd *cobra.Command, args []string) error {
-		cfg, err := a.config(cmd)
+		cfg, err := a.fieldConfig(cmd)
 		if err != nil {
 			return err
 		}

@@ -97,3 +97,12 @@ func printVote(w io.Writer, voter string, resp model.VoteResponse) {
 		fmt.Fprintf(w, "  the vote stays open: it needs %d more %s\n", n, word)
 	}
 }
+
+// printOfflineVote is printOfflineMerge for a ballot.
+func printOfflineVote(w io.Writer, resp model.VoteResponse) {
+	o := resp.Offline
+	fmt.Fprintf(w, "recorded in %s for later `arbiter apply` (message %s, epoch %d)\n", clean(o.File), clean(o.MessageID), o.Epoch)
+	t := resp.Tally
+	fmt.Fprintf(w, "  tally once applied  A %d, B %d: %d of quorum %d; %s would be %s\n",
+		t.ForA, t.ForB, t.Total(), t.Quorum, clean(resp.Conflict.ID), resp.Status)
+}
