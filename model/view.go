@@ -55,3 +55,20 @@ type ConflictDetail struct {
 	Notifications []Notification `json:"notifications"`
 	Policy        Policy         `json:"policy"`
 }
+
+// Link is a relation another unit carries to this one.
+type Link struct {
+	From        string       `json:"from"`
+	Type        RelationType `json:"type"`
+	Description string       `json:"description,omitempty"`
+}
+
+// UnitDetail is everything known about one unit: the unit with the
+// relations it carries, its author, the relations other units carry to
+// it, and the conflicts it is part of.
+type UnitDetail struct {
+	Unit      Unit       `json:"unit"`
+	Agent     *Agent     `json:"agent,omitempty"`
+	Incoming  []Link     `json:"incoming"`
+	Conflicts []Conflict `json:"conflicts"`
+}

@@ -172,3 +172,24 @@ func (t *Tx) CountUnits(statuses ...model.UnitStatus) (int64, error) {
 	err := t.row(q, args...).Scan(&n)
 	return n, err
 }
+
+// RelationsTo lists the relations other units carry to id, by type and
+// then by the carrying unit.
+func (t *Tx) RelationsTo(id string) ([]model.Link, error) {
+	rows, err := t.query(relationsToSQL, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []model.Link{}
+	for rows.Next() {
+		var l model.Link
+		if err := rows.Scan(&l.From, &l.Type, &l.Description); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+const relationsToSQL = `SELECT unit_id, type, description FROM relations WHERE target_id = ? ORDER BY type, unit_id`
