@@ -8,6 +8,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"arbiter/model"
 	"arbiter/review"
@@ -72,15 +73,23 @@ func cast() []model.Agent {
 	}
 }
 
-// Populate fills an empty field (created with Policy) with the demo. It
-// fails on a field that already has any of the demo's agents.
+// Populate fills an empty field with the demo. The story is written for
+// Policy; on a field of another policy (a lower level, another quorum) the
+// steps that policy refuses are left out, a decision becoming an
+// escalation where one is still possible, so that the field holds what
+// that policy would have let happen. It fails on a field that already has
+// any of the demo's agents.
 func Populate(ctx context.Context, svc *review.Service) error {
+	p, err := svc.Policy(ctx)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
 	for _, a := range cast() {
 		if _, err := svc.Register(ctx, a); err != nil {
 			return fmt.Errorf("demo: register %s: %w", a.ID, err)
 		}
 	}
-	f := newField(svc)
+	f := newField(svc, !reflect.DeepEqual(p, Policy()))
 	for _, scene := range story() {
 		for _, a := range scene {
 			if err := a.do(ctx, f); err != nil {

@@ -304,3 +304,47 @@ func TestPopulateRefusesAFieldThatIsNotEmpty(t *testing.T) {
 		t.Fatalf("second Populate: %v, want %s", err, model.CodeAgentIDTaken)
 	}
 }
+
+func TestPopulateFollowsAnotherPolicyInsteadOfFailing(t *testing.T) {
+	for name, change := range map[string]func(*model.Policy){
+		"quorum 2":            func(p *model.Policy) { p.Quorum = 2 },
+		"quorum 4":            func(p *model.Policy) { p.Quorum = 4 },
+		"quorum 2, tie stays": func(p *model.Policy) { p.Quorum, p.Tie = 2, model.TieStay },
+		"level 2":             func(p *model.Policy) { p.Level = 2 },
+		"level 1":             func(p *model.Policy) { p.Level = 1 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := demo.Policy()
+			change(&p)
+			ctx := context.Background()
+			st, err := store.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			svc := review.New(st)
+			if err := demo.Populate(ctx, svc); err != nil {
+				t.Fatalf("Populate: %v", err)
+			}
+			all := conflicts(t, ctx, svc)
+			if len(all) != 18 {
+				t.Fatalf("%d conflicts, want the demo's 18", len(all))
+			}
+			for _, c := range all {
+				d := detail(t, ctx, svc, c.ID)
+				switch {
+				case p.Level < 2 && c.Status != model.StatusDetected:
+					t.Errorf("%s is %s on a level 1 field, which has no MERGE", c.ID, c.Status)
+				case c.Resolution != nil && !p.Allows(c.Resolution.Strategy):
+					t.Errorf("%s was resolved with %s, which level %d lacks", c.ID, c.Resolution.Strategy, p.Level)
+				case c.Status == model.StatusPendingVote && !p.Allows(model.Vote):
+					t.Errorf("%s is put to a vote at level %d", c.ID, p.Level)
+				case c.Status == model.StatusPendingVote && d.Tally.Reached() && !(p.Tie == model.TieStay && d.Tally.ForA == d.Tally.ForB):
+					t.Errorf("%s is still pending at %+v under quorum %d", c.ID, d.Tally, p.Quorum)
+				case c.Resolution != nil && c.Resolution.Strategy == model.Vote && d.Tally.Total() < p.Quorum:
+					t.Errorf("%s closed by vote with %d ballots under quorum %d", c.ID, d.Tally.Total(), p.Quorum)
+				}
+			}
+		})
+	}
+}

@@ -20,10 +20,30 @@ type field struct {
 	svc       *review.Service
 	units     map[string]string // unit key → unit id
 	conflicts map[string]string // key of the contradicting unit → conflict id
+	// adapt is set when the field's policy is not the demo's own: a step
+	// that policy refuses is then left out (a decision becomes an
+	// escalation where one is still possible) instead of failing.
+	adapt bool
 }
 
-func newField(svc *review.Service) *field {
-	return &field{svc: svc, units: map[string]string{}, conflicts: map[string]string{}}
+func newField(svc *review.Service, adapt bool) *field {
+	return &field{svc: svc, units: map[string]string{}, conflicts: map[string]string{}, adapt: adapt}
+}
+
+// refusedByPolicy reports whether err is the field refusing a step of the
+// story because its policy differs from the demo's: a strategy its level
+// lacks, a quorum its voters cannot reach, a role it does not designate,
+// a recusal, or a state an earlier left-out step did not bring about.
+func (f *field) refusedByPolicy(err error) bool {
+	pe, ok := model.AsError(err)
+	if !f.adapt || !ok {
+		return false
+	}
+	switch pe.Code {
+	case model.CodeUnsupportedOperation, model.CodeMergeFailed, model.CodeNotPermitted, model.CodeInvalidTransition:
+		return true
+	}
+	return false
 }
 
 func (f *field) unit(key string) (string, error) {
@@ -147,7 +167,17 @@ func (d decide) do(ctx context.Context, f *field) error {
 	if d.Synthesis != "" {
 		req.Resolution.Synthesis = model.Ptr(md(d.Synthesis))
 	}
-	if _, err := f.svc.Merge(ctx, d.By, req); err != nil {
+	_, err = f.svc.Merge(ctx, d.By, req)
+	if err != nil && f.refusedByPolicy(err) {
+		// The conflict waits for a person instead, when it still can.
+		esc := model.MergeRequest{ConflictID: cid, Strategy: model.HumanEscalation,
+			Resolution: model.MergeResolution{Rationale: req.Resolution.Rationale}}
+		if _, err := f.svc.Merge(ctx, d.By, esc); err != nil && !f.refusedByPolicy(err) {
+			return fmt.Errorf("merge %s (escalation in place of %s) by %s: %w", cid, d.Strategy, d.By, err)
+		}
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("merge %s (%s) by %s: %w", cid, d.Strategy, d.By, err)
 	}
 	return nil
@@ -168,7 +198,7 @@ func (b ballot) do(ctx context.Context, f *field) error {
 		return err
 	}
 	req := model.VoteRequest{ConflictID: cid, Choice: b.Choice, Rationale: strings.TrimSpace(b.Rationale)}
-	if _, err := f.svc.Vote(ctx, b.By, req); err != nil {
+	if _, err := f.svc.Vote(ctx, b.By, req); err != nil && !f.refusedByPolicy(err) {
 		return fmt.Errorf("vote on %s by %s: %w", cid, b.By, err)
 	}
 	return nil

@@ -34,7 +34,9 @@ func (a *app) initCmd() *cobra.Command {
 		Short: "Create a new field, empty or with the demo",
 		Long: `Create a new field at --db FILE with the given policy. An existing file is
 never overwritten. With --demo the field gets the demo's agents, units and
-conflicts, and the demo's policy unless flags say otherwise.`,
+conflicts, and the demo's policy unless flags say otherwise; under another
+policy the demo's steps that policy refuses are left out (a decision it does
+not allow becomes an escalation, or the conflict stays detected at level 1).`,
 		Args: cobra.NoArgs,
 		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
 			cfg, err := a.fieldConfig(cmd)
