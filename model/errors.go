@@ -43,6 +43,18 @@ var recoverable = map[Code]bool{
 	CodeFieldBusy: true, CodeUnitNotFound: true,
 }
 
+// Malformed reports whether c says the request itself is wrong — a
+// missing or empty value, a value of the wrong kind, a unit id that is not
+// one of the conflict's — rather than that the field refused a well-formed
+// request in its current state.
+func (c Code) Malformed() bool {
+	switch c {
+	case CodeInvalidRequest, CodeMissingIntent, CodeMissingConfidence, CodeInvalidConfidence, CodeInvalidType:
+		return true
+	}
+	return false
+}
+
 // Error is a protocol error in the spec's shape.
 type Error struct {
 	Code            Code   `json:"code"`

@@ -256,12 +256,12 @@ func TestRecordRefusesUnknownFields(t *testing.T) {
 	db := newField(t)
 	payload := `{"type": "finding", "content": "x", "intent": {"purpose": "p"}, "colour": "red"}`
 	r := call(t, nil, payload, "--db", db, "--as", "ana", "record")
-	wantExit(t, r, 3)
+	wantExit(t, r, 2)
 	if !strings.Contains(r.stderr, `unknown field "colour"`) || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr = %q, want one line naming the unknown field", r.stderr)
 	}
 	r = call(t, nil, payload, "--db", db, "--as", "ana", "record", "--json")
-	wantExit(t, r, 3)
+	wantExit(t, r, 2)
 	if e := protocolError(t, r.stdout); e.Code != model.CodeInvalidRequest || e.Operation != "RECORD" {
 		t.Errorf("error object = %+v", e)
 	}
@@ -368,6 +368,37 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "arbiter: ") {
 			t.Errorf("arbiter %s: exit %d, stderr %q; want exit 2 and one line", strings.Join(args, " "), r.code, r.stderr)
 		}
+	}
+}
+
+// A request the field calls malformed exits 2, as a wrong command line
+// does; a well-formed request the field refuses exits 3.
+func TestMalformedValuesExitTwoAndRefusalsThree(t *testing.T) {
+	db := fieldWithConflict(t)
+	before := sha(t, db)
+	for _, tc := range []struct {
+		exit int
+		args []string
+	}{
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "dismiss"}},
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", ""}},
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "  "}},
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "confidence_weighted", "--winner", "C", "--rationale", "x"}},
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "confidence_weighted", "--rationale", "x"}},
+		{2, []string{"--as", "op", "merge", "conflict-001", "--strategy", "synthesis", "--rationale", "x"}},
+		{3, []string{"--as", "bob", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "x"}},
+		{3, []string{"--as", "op", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "x", "--expect-version", "9"}},
+		{3, []string{"--as", "op", "merge", "conflict-001", "--strategy", "confidence_weighted", "--winner", "B", "--rationale", "x"}},
+		{3, []string{"--as", "op", "vote", "conflict-001", "--for", "A", "--rationale", "x"}},
+		{3, []string{"--as", "nobody", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "x"}},
+	} {
+		r := arbiter(t, append([]string{"--db", db}, tc.args...)...)
+		if r.code != tc.exit || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("arbiter %s: exit %d, stderr %q; want exit %d and one line", strings.Join(tc.args, " "), r.code, r.stderr, tc.exit)
+		}
+	}
+	if sha(t, db) != before {
+		t.Error("refused requests changed the field")
 	}
 }
 
@@ -543,9 +574,9 @@ func TestBareArbiterWithoutATerminalPrintsTheQueue(t *testing.T) {
 }
 
 func TestInitDemoThatFailsLeavesNoFile(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "demo.db")
-	// The demo resolves conflicts with MERGE, which level 1 lacks.
-	r := arbiter(t, "init", "--db", db, "--demo", "--level", "1")
+	// Room for an empty field, not for the demo in it.
+	db := filepath.Join(tinyDisk(t, 300<<10), "demo.db")
+	r := arbiter(t, "init", "--db", db, "--demo")
 	wantExit(t, r, 1)
 	if !strings.Contains(r.stderr, "the file was removed") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr = %q", r.stderr)

@@ -21,8 +21,8 @@ import (
 const (
 	exitOK       = 0
 	exitFailure  = 1 // anything else: a field that cannot be opened, a bad config file
-	exitUsage    = 2 // the command line is wrong
-	exitProtocol = 3 // the field refused the operation with a protocol error
+	exitUsage    = 2 // the request is wrong: the command line, or a value the field calls malformed
+	exitProtocol = 3 // the field refused a well-formed request with a protocol error
 )
 
 // app is one run of arbiter: its streams, and whether a command's own code
@@ -125,13 +125,17 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 		return exitUsage
 	}
 	if pe, ok := model.AsError(err); ok {
+		code := exitProtocol
+		if pe.Code.Malformed() {
+			code = exitUsage // the request was wrong, whoever found it out
+		}
 		if wantsJSON(cmd) {
 			if werr := jsonout.Write(a.stdout, pe); werr == nil {
-				return exitProtocol
+				return code
 			}
 		}
 		fmt.Fprintf(a.stderr, "arbiter: %s\n", clean(pe.Error()))
-		return exitProtocol
+		return code
 	}
 	fmt.Fprintf(a.stderr, "arbiter: %s\n", clean(err.Error()))
 	return exitFailure
