@@ -66,13 +66,16 @@ type VoteRequest struct {
 // VoteResponse is the vote's effect: the tally after it, and, when the
 // vote closed the conflict, MERGE's response.
 type VoteResponse struct {
-	Status      ConflictStatus `json:"status"`
-	Conflict    Conflict       `json:"conflict"`
-	Tally       Tally          `json:"tally"`
-	Ballots     []Ballot       `json:"ballots"`
-	Changed     bool           `json:"changed"`
-	Closed      bool           `json:"closed"`
-	SideEffects SideEffects    `json:"side_effects"`
+	Status   ConflictStatus `json:"status"`
+	Conflict Conflict       `json:"conflict"`
+	Tally    Tally          `json:"tally"`
+	Ballots  []Ballot       `json:"ballots"`
+	Changed  bool           `json:"changed"`
+	// Unchanged says the caller cast the very ballot they had cast
+	// before (the same unit, the same rationale): nothing was written.
+	Unchanged   bool        `json:"unchanged"`
+	Closed      bool        `json:"closed"`
+	SideEffects SideEffects `json:"side_effects"`
 	// Offline is set when the ballot went to a decisions file instead of
 	// the field (see MergeResponse.Offline).
 	Offline *OfflineRecord `json:"offline,omitempty"`

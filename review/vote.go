@@ -44,7 +44,14 @@ func (s *Service) vote(tx *store.Tx, callerID string, req model.VoteRequest, mes
 	if err != nil {
 		return model.VoteResponse{}, err
 	}
-	return s.cast(tx, d, choice, strings.TrimSpace(req.Rationale), messageID)
+	rationale := strings.TrimSpace(req.Rationale)
+	for _, b := range d.Ballots {
+		if b.VoterID == d.caller.ID && b.Choice == choice && b.Rationale == rationale {
+			return model.VoteResponse{Status: d.Conflict.Status, Conflict: d.Conflict, Tally: d.Tally, Ballots: d.Ballots,
+				Unchanged: true, SideEffects: model.SideEffects{SupersededUnits: []string{}, NotifiedAgents: []string{}}}, nil
+		}
+	}
+	return s.cast(tx, d, choice, rationale, messageID)
 }
 
 // checkVote applies every rule of a ballot without writing anything: the

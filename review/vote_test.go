@@ -283,3 +283,24 @@ func TestReopenedVoteStartsWithNoBallots(t *testing.T) {
 	}
 	wantTally(t, d.Tally, 0, 0, 2)
 }
+
+func TestCastingTheSameBallotAgainWritesNothing(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	p := openVote(t, f)
+	vote(t, f, rt.Lead1, p.Conflict, "A")
+	before := rt.Snap(t, f.Path)
+	resp, err := f.Svc.Vote(context.Background(), rt.Lead1, model.VoteRequest{ConflictID: p.Conflict, Choice: "A", Rationale: "  " + rt.Lead1 + " thinks A holds "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Unchanged || resp.Changed || resp.Tally.ForA != 1 || resp.Status != model.StatusPendingVote {
+		t.Errorf("response %+v: want unchanged, one ballot for A", resp)
+	}
+	if diff := before.Diff(rt.Snap(t, f.Path)); diff != "" {
+		t.Errorf("the same ballot again changed the field:\n%s", diff)
+	}
+	resp, err = f.Svc.Vote(context.Background(), rt.Lead1, model.VoteRequest{ConflictID: p.Conflict, Choice: "A", Rationale: "a better reason"})
+	if err != nil || resp.Unchanged || !resp.Changed {
+		t.Errorf("a new rationale: %+v, %v; want a changed ballot", resp, err)
+	}
+}

@@ -73,7 +73,11 @@ func printVote(w io.Writer, voter string, resp model.VoteResponse) {
 	if resp.Changed {
 		verb = "changed"
 	}
-	fmt.Fprintf(w, "%s %s ballot on %s: for %s\n", clean(voter), verb, clean(c.ID), choice)
+	if resp.Unchanged {
+		fmt.Fprintf(w, "%s already voted for %s on %s with that rationale: nothing changed\n", clean(voter), choice, clean(c.ID))
+	} else {
+		fmt.Fprintf(w, "%s %s ballot on %s: for %s\n", clean(voter), verb, clean(c.ID), choice)
+	}
 	t := resp.Tally
 	fmt.Fprintf(w, "  tally       A %d, B %d: %d of quorum %d\n", t.ForA, t.ForB, t.Total(), t.Quorum)
 	switch {
