@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"arbiter/internal/decisions"
@@ -143,8 +144,29 @@ func (s *Service) recordOffline(callerID string, seen int64, req model.MergeRequ
 		return model.OfflineRecord{}, err
 	}
 	epoch, err := decisions.Append(s.decisionsOut, env, seen)
+	var taken *decisions.Taken
+	if errors.As(err, &taken) {
+		op := model.OpMerge
+		if _, ok := req.Ballot(); ok {
+			op = model.OpVote
+		}
+		return model.OfflineRecord{}, model.Errorf(op, model.CodeInvalidTransition,
+			"edit the decisions file to drop that line first, or leave this one be",
+			"%s is already decided in %s on line %d (message %s by %s); a second decision would be refused when applied",
+			req.ConflictID, taken.Path, taken.Line, taken.Earlier.ID, taken.Earlier.AgentID)
+	}
 	if err != nil {
 		return model.OfflineRecord{}, err
 	}
 	return model.OfflineRecord{File: s.decisionsOut, MessageID: id, Epoch: epoch}, nil
+}
+
+// OfflineDecided lists the conflicts the decisions file already decides
+// (empty when decisions go to the field): each with its messages, in file
+// order, so that a screen can mark them.
+func (s *Service) OfflineDecided() (map[string][]decisions.Message, error) {
+	if !s.offline() {
+		return map[string][]decisions.Message{}, nil
+	}
+	return decisions.Decided(s.decisionsOut)
 }

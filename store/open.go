@@ -22,6 +22,10 @@ import (
 type Options struct {
 	// ReadOnly opens the field without writing a byte to it.
 	ReadOnly bool
+	// ReadOnlyWhy and ReadOnlyHint, when set, are what a refused write
+	// says of why the field is read-only and what to do, instead of
+	// naming --read-only.
+	ReadOnlyWhy, ReadOnlyHint string
 	// BusyTimeout is how long a write waits for another writer's lock.
 	BusyTimeout time.Duration
 }
@@ -37,6 +41,7 @@ type Store struct {
 	stmts    stmts
 	path     string
 	readOnly bool
+	opt      Options
 	// ReadOnlyReason says why a field asked for read-write was opened
 	// read-only (a file or directory that is not writable); "" otherwise.
 	ReadOnlyReason string
@@ -69,7 +74,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, readOnly: opt.ReadOnly}
+	s := &Store{path: path, readOnly: opt.ReadOnly, opt: opt}
 	if !s.readOnly {
 		if why := notWritable(path); why != "" {
 			s.readOnly, s.ReadOnlyReason = true, why

@@ -24,6 +24,9 @@ type Tx struct {
 func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
 	if s.readOnly {
 		hint, why := "open the field without --read-only", "it was opened with --read-only"
+		if s.opt.ReadOnlyWhy != "" {
+			hint, why = s.opt.ReadOnlyHint, s.opt.ReadOnlyWhy
+		}
 		if s.ReadOnlyReason != "" {
 			hint, why = "copy the field to writable storage, or fix its permissions", s.ReadOnlyReason
 		}

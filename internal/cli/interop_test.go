@@ -122,6 +122,32 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// --decisions-out is obeyed on a field that could be written too: the
+// decision goes to the file, and the field keeps every byte.
+func TestDecisionsOutOnAWritableFieldWritesTheFileNotTheField(t *testing.T) {
+	db := fieldWithConflict(t)
+	decisions := filepath.Join(t.TempDir(), "decisions.jsonl")
+	before := sha(t, db)
+	r := arbiter(t, "--db", db, "--as", "op", "--decisions-out", decisions, "merge", "conflict-001",
+		"--strategy", "dismiss", "--rationale", "not a conflict")
+	wantExit(t, r, 0)
+	if !strings.Contains(r.stdout, "recorded in "+decisions) || len(decisionsFile(t, decisions)) != 1 {
+		t.Errorf("stdout %q; want the decision in the file", r.stdout)
+	}
+	r = call(t, nil, recordPayload("p99 is 60 ms", 0.5, ""), "--db", db, "--as", "ana", "--decisions-out", decisions, "record")
+	wantExit(t, r, 3)
+	if !strings.Contains(r.stderr, "READ_ONLY: the field is read-only (decisions go to "+decisions+" (--decisions-out))") ||
+		!strings.Contains(r.stderr, "leave out --decisions-out") {
+		t.Errorf("record with --decisions-out: stderr %q", r.stderr)
+	}
+	if sha(t, db) != before {
+		t.Error("the field changed")
+	}
+	if d := showJSON(t, db, "conflict-001"); d.Conflict.Status != model.StatusDetected {
+		t.Errorf("conflict-001 is %s in the field, want detected until applied", d.Conflict.Status)
+	}
+}
+
 func TestOfflineTriageOnAReadOnlyCopyAppliesLaterOnTheLiveField(t *testing.T) {
 	live := newField(t)
 	record(t, live, "ana", recordPayload("p99 is 40 ms", 0.9, ""))
@@ -158,6 +184,13 @@ func TestOfflineTriageOnAReadOnlyCopyAppliesLaterOnTheLiveField(t *testing.T) {
 	wantExit(t, r, 3)
 	if e := protocolError(t, r.stdout); e.Code != model.CodeNotPermitted {
 		t.Fatalf("bob's decision: %+v, want NOT_PERMITTED", e)
+	}
+	// A second decision on a conflict the file already decides is refused.
+	r = arbiter(t, "--db", cp, "--as", "op", "--decisions-out", decisions, "merge", "conflict-001",
+		"--strategy", "dismiss", "--rationale", "on second thoughts")
+	wantExit(t, r, 3)
+	if !strings.Contains(r.stderr, "INVALID_TRANSITION: conflict-001 is already decided in "+decisions+" on line 1") {
+		t.Errorf("a second decision: stderr %q", r.stderr)
 	}
 	msgs := decisionsFile(t, decisions)
 	if len(msgs) != 3 {

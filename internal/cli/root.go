@@ -71,7 +71,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	pf.String("db", "", "the field's file (env ARBITER_DB)")
 	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
-	pf.String("decisions-out", "", "on a read-only field, append decisions to FILE for arbiter apply (env ARBITER_DECISIONS_OUT)")
+	pf.String("decisions-out", "", "append decisions to FILE for arbiter apply instead of writing them to the field, which is opened read-only (env ARBITER_DECISIONS_OUT)")
 	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
@@ -172,7 +172,15 @@ func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.
 
 // withStore opens the configured field, runs fn on it and closes it.
 func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, *store.Store) error) error {
-	st, err := store.Open(ctx, cfg.DB, store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout})
+	opt := store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout}
+	if cfg.DecisionsOut != "" {
+		// Decisions go to the file, as asked, even on a field that could
+		// take them: nothing is written to the field itself.
+		opt.ReadOnly = true
+		opt.ReadOnlyWhy = "decisions go to " + cfg.DecisionsOut + " (--decisions-out)"
+		opt.ReadOnlyHint = "leave out --decisions-out to write to the field itself"
+	}
+	st, err := store.Open(ctx, cfg.DB, opt)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"arbiter/model"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +12,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// Taken says that a decisions file already decides what a message
+// would: its conflict, or for a ballot, its voter's ballot on it.
+type Taken struct {
+	Path    string
+	Line    int
+	Earlier model.Envelope
+}
+
+func (e *Taken) Error() string {
+	return fmt.Sprintf("%s already decides this on line %d (message %s by %s)", e.Path, e.Line, e.Earlier.ID, e.Earlier.AgentID)
+}
+
 // Append appends env to the decisions file at path as one JSON
-// line and fsyncs it, holding an exclusive lock on the file meanwhile so
+// line and fsyncs it, unless a message already in the file decides the
+// same thing (a *Taken error then: a second decision on one conflict would
+// only be refused when applied); holding an exclusive lock on the file meanwhile so
 // that several writers (a screen and a command line) take turns. env's
 // epoch becomes one more than the largest of seen and the epochs already
 // in the file; it is returned. A torn last line (a writer that died
@@ -40,6 +55,9 @@ func Append(path string, env model.Envelope, seen int64) (int64, error) {
 			end = last // torn: drop it
 		}
 	}
+	if line, earlier, ok := taking(data[:end], env); ok {
+		return 0, &Taken{Path: path, Line: line, Earlier: earlier}
+	}
 	env.Epoch = max(seen, maxEpoch(data[:end])) + 1
 	line, err := json.Marshal(env)
 	if err != nil {
@@ -58,6 +76,51 @@ func Append(path string, env model.Envelope, seen int64) (int64, error) {
 		return 0, fmt.Errorf("decisions file %s: fsync: %w", path, err)
 	}
 	return env.Epoch, nil
+}
+
+// taking finds the first message in a decisions file's text that decides
+// what env does: a decision on the same conflict, or, when env is a
+// ballot, a ballot by the same agent or a decision on that conflict.
+// Other agents' ballots on one conflict sit side by side.
+func taking(data []byte, env model.Envelope) (int, model.Envelope, bool) {
+	req, err := Decode(env)
+	if err != nil {
+		return 0, model.Envelope{}, false
+	}
+	_, ballot := req.Ballot()
+	for i, raw := range bytes.Split(data, []byte{'\n'}) {
+		var old model.Envelope
+		if len(bytes.TrimSpace(raw)) == 0 || json.Unmarshal(raw, &old) != nil {
+			continue
+		}
+		oldReq, err := Decode(old)
+		if err != nil || oldReq.ConflictID != req.ConflictID {
+			continue
+		}
+		if _, oldBallot := oldReq.Ballot(); ballot && oldBallot && old.AgentID != env.AgentID {
+			continue
+		}
+		return i + 1, old, true
+	}
+	return 0, model.Envelope{}, false
+}
+
+// Decided lists what the decisions file at path decides, by conflict
+// id: the messages on each conflict, in file order. A missing file
+// decides nothing.
+func Decided(path string) (map[string][]Message, error) {
+	file, err := ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string][]Message{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Message{}
+	for _, m := range file.Messages {
+		out[m.Request.ConflictID] = append(out[m.Request.ConflictID], m)
+	}
+	return out, nil
 }
 
 // maxEpoch is the largest epoch of the messages in a decisions file's

@@ -1,6 +1,7 @@
 package decisions_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -68,3 +69,39 @@ func TestAppendEndsAWholeLastLineBeforeItsOwn(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func ballot(t *testing.T, id, voter string) model.Envelope {
+	t.Helper()
+	env, err := model.NewEnvelope(id, model.OpMerge, voter, 0, model.VoteAsMerge(model.VoteRequest{
+		ConflictID: "conflict-002", Choice: "mem-003", Rationale: "because"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func TestAppendRefusesASecondDecisionOnOneConflict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	for _, env := range []model.Envelope{message(t, "m1"), ballot(t, "b1", "lead-1"), ballot(t, "b2", "lead-2")} {
+		if _, err := decisions.Append(path, env, 1); err != nil {
+			t.Fatalf("%s: %v", env.ID, err)
+		}
+	}
+	for _, tc := range []struct {
+		env  model.Envelope
+		line int
+	}{{message(t, "m2"), 1}, {ballot(t, "b3", "lead-1"), 2}} {
+		_, err := decisions.Append(path, tc.env, 1)
+		var taken *decisions.Taken
+		if !errors.As(err, &taken) || taken.Line != tc.line {
+			t.Errorf("%s: %v; want it refused for line %d", tc.env.ID, err, tc.line)
+		}
+	}
+	decided, err := decisions.Decided(path)
+	if err != nil || len(decided["conflict-001"]) != 1 || len(decided["conflict-002"]) != 2 {
+		t.Errorf("Decided = %v, %v", decided, err)
+	}
+	if none, err := decisions.Decided(filepath.Join(t.TempDir(), "missing.jsonl")); err != nil || len(none) != 0 {
+		t.Errorf("a missing file decides %v, %v", none, err)
+	}
+}
