@@ -12,9 +12,12 @@ import (
 	"arbiter/model"
 )
 
-func message(t *testing.T, id string) model.Envelope {
+// message is a decision by maya on a conflict of its own.
+func message(t *testing.T, id string) model.Envelope { return messageOn(t, id, "conflict-"+id) }
+
+func messageOn(t *testing.T, id, conflict string) model.Envelope {
 	t.Helper()
-	env, err := model.NewEnvelope(id, model.OpMerge, "maya", 0, model.MergeRequest{ConflictID: "conflict-001",
+	env, err := model.NewEnvelope(id, model.OpMerge, "maya", 0, model.MergeRequest{ConflictID: conflict,
 		Strategy: model.Dismiss, Resolution: model.MergeResolution{Rationale: "not a conflict"}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +85,7 @@ func ballot(t *testing.T, id, voter string) model.Envelope {
 
 func TestAppendRefusesASecondDecisionOnOneConflict(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	for _, env := range []model.Envelope{message(t, "m1"), ballot(t, "b1", "lead-1"), ballot(t, "b2", "lead-2")} {
+	for _, env := range []model.Envelope{messageOn(t, "m1", "conflict-001"), ballot(t, "b1", "lead-1"), ballot(t, "b2", "lead-2")} {
 		if _, err := decisions.Append(path, env, 1); err != nil {
 			t.Fatalf("%s: %v", env.ID, err)
 		}
@@ -90,7 +93,7 @@ func TestAppendRefusesASecondDecisionOnOneConflict(t *testing.T) {
 	for _, tc := range []struct {
 		env  model.Envelope
 		line int
-	}{{message(t, "m2"), 1}, {ballot(t, "b3", "lead-1"), 2}} {
+	}{{messageOn(t, "m2", "conflict-001"), 1}, {ballot(t, "b3", "lead-1"), 2}} {
 		_, err := decisions.Append(path, tc.env, 1)
 		var taken *decisions.Taken
 		if !errors.As(err, &taken) || taken.Line != tc.line {
