@@ -585,3 +585,57 @@ func TestInitDemoThatFailsLeavesNoFile(t *testing.T) {
 		t.Errorf("left behind: %v", matches)
 	}
 }
+
+func TestShowTakesAUnitIDToo(t *testing.T) {
+	db := fieldWithConflict(t)
+	ok(t, "--db", db, "--as", "op", "merge", "conflict-001", "--strategy", "synthesis",
+		"--synthesis", "p99 is **40 ms** in the lab and 90 ms in production.", "--rationale", "both hold")
+	out := ok(t, "--db", db, "show", "mem-003")
+	for _, want := range []string{"mem-003  synthesis, committed, active", "by          op (operator), human, authority 10",
+		"relation    elaborates mem-001: synthesis of conflict-001", "p99 is **40 ms** in the lab and 90 ms in production."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show mem-003 lacks %q:\n%s", want, out)
+		}
+	}
+	out = ok(t, "--db", db, "show", "mem-001")
+	for _, want := range []string{"superseded", "from        mem-002 contradicts", "from        mem-003 elaborates",
+		"conflict    conflict-001 (A) resolved against mem-002, synthesis by op"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show mem-001 lacks %q:\n%s", want, out)
+		}
+	}
+	var d model.UnitDetail
+	if err := json.Unmarshal([]byte(ok(t, "--db", db, "show", "mem-002", "--json")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Unit.ID != "mem-002" || d.Unit.Status != model.UnitSuperseded || len(d.Conflicts) != 1 || d.Agent == nil || d.Agent.ID != "bob" {
+		t.Errorf("show mem-002 --json = %+v", d)
+	}
+	r := arbiter(t, "--db", db, "show", "mem-404")
+	wantExit(t, r, 3)
+	if !strings.Contains(r.stderr, `there is no conflict or unit "mem-404"`) {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestAgentsSayWhatEachMayDo(t *testing.T) {
+	db := newField(t)
+	out := ok(t, "--db", db, "agents")
+	for _, want := range []string{"ana   analyst   agent          6  record, decide, vote",
+		"bob   analyst   agent          4  record\n",
+		"op    operator  human         10  record, decide, decide escalated, vote, authority over every type"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agents lacks %q:\n%s", want, out)
+		}
+	}
+	var rows []struct {
+		ID  string             `json:"id"`
+		May model.Capabilities `json:"may"`
+	}
+	if err := json.Unmarshal([]byte(ok(t, "--db", db, "agents", "--json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || rows[1].ID != "bob" || rows[1].May.Decide || !rows[1].May.Record || !rows[3].May.DecideEscalated {
+		t.Errorf("agents --json = %+v", rows)
+	}
+}

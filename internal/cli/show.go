@@ -17,14 +17,25 @@ import (
 func (a *app) showCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "show CONFLICT",
-		Short: "Show a conflict: both units, votes, resolution, what each rule picks, its history",
-		Long: `Show everything known of one conflict. The version it prints is what
-merge and vote take as --expect-version, so that a decision made on what you
-read is refused if someone else decided first. --json prints the detail object.`,
-		Args: exactArgs(1, "one conflict id"),
+		Use:   "show CONFLICT|UNIT",
+		Short: "Show a conflict (both units, votes, resolution, rules, history) or a unit",
+		Long: `Show everything known of one conflict, or of one unit.
+
+For a conflict: both units, the votes, the resolution, what each rule picks and
+its history. The version it prints is what merge and vote take as
+--expect-version, so that a decision made on what you read is refused if
+someone else decided first.
+
+For a unit (a synthesis unit a decision created, say): its text, author,
+status and confidence, its relations both ways and the conflicts it is in.
+
+--json prints the detail object of either.`,
+		Args: exactArgs(1, "one conflict or unit id"),
 		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, args []string) error {
 			d, err := svc.Detail(ctx, args[0])
+			if model.HasCode(err, model.CodeConflictNotFound) {
+				return a.showUnit(ctx, svc, args[0], asJSON)
+			}
 			if err != nil {
 				return err
 			}
@@ -37,6 +48,49 @@ read is refused if someone else decided first. --json prints the detail object.`
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// showUnit prints a unit, or says that the id is neither a conflict nor a
+// unit.
+func (a *app) showUnit(ctx context.Context, svc *review.Service, id string, asJSON bool) error {
+	d, err := svc.Unit(ctx, id)
+	if model.HasCode(err, model.CodeUnitNotFound) {
+		return model.Errorf(model.OpAttune, model.CodeConflictNotFound, "list the conflicts with `arbiter list`",
+			"there is no conflict or unit %q", id)
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return jsonout.Write(a.stdout, d)
+	}
+	printUnit(a.stdout, d, time.Now())
+	return nil
+}
+
+// printUnit prints a unit for people: what printSide prints of a side,
+// and the relations other units carry to it and its conflicts.
+func printUnit(w io.Writer, d model.UnitDetail, now time.Time) {
+	printUnitHead(w, clean(d.Unit.ID), d.Unit, d.Agent, now)
+	for _, l := range d.Incoming {
+		rel := fmt.Sprintf("%s %s", clean(l.From), clean(string(l.Type)))
+		if l.Description != "" {
+			rel += ": " + clean(l.Description)
+		}
+		fmt.Fprintf(w, "   from        %s\n", rel)
+	}
+	for _, c := range d.Conflicts {
+		other, _ := c.Other(d.Unit.ID)
+		line := fmt.Sprintf("%s (%s) %s against %s", clean(c.ID), c.Side(d.Unit.ID), c.Status, clean(other))
+		if r := c.Resolution; r != nil {
+			line += fmt.Sprintf(", %s by %s", clean(string(r.Strategy)), clean(r.ResolvedBy))
+			if r.WinnerID != nil {
+				line += ": " + clean(*r.WinnerID) + " prevails"
+			}
+		}
+		fmt.Fprintf(w, "   conflict    %s\n", line)
+	}
+	fmt.Fprintf(w, "   content\n%s\n", indentBlock(d.Unit.Content, "     "))
 }
 
 // printDetail prints a conflict for people. Every piece of field text goes
@@ -111,10 +165,17 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 
 // printSide prints one unit of a conflict.
 func printSide(w io.Writer, label string, s model.Side, now time.Time) {
-	u := s.Unit
-	fmt.Fprintf(w, "\n%s  %s  %s, %s, %s, epoch %d\n", label, clean(u.ID), clean(string(u.Type)), clean(string(u.Mode)), clean(string(u.Status)), u.Epoch)
+	printUnitHead(w, label+"  "+clean(s.Unit.ID), s.Unit, s.Agent, now)
+	fmt.Fprintf(w, "   supporters  %s\n", cleanList(s.Supporters))
+	fmt.Fprintf(w, "   content\n%s\n", indentBlock(s.Unit.Content, "     "))
+}
+
+// printUnitHead prints what is known of a unit but its content, under a
+// title: who recorded it, when, how sure, why, and its relations.
+func printUnitHead(w io.Writer, title string, u model.Unit, ag *model.Agent, now time.Time) {
+	fmt.Fprintf(w, "\n%s  %s, %s, %s, epoch %d\n", title, clean(string(u.Type)), clean(string(u.Mode)), clean(string(u.Status)), u.Epoch)
 	by := fmt.Sprintf("%s (%s)", clean(u.Source.AgentID), clean(u.Source.AgentRole))
-	if ag := s.Agent; ag != nil {
+	if ag != nil {
 		by += fmt.Sprintf(", %s, authority %d", clean(string(ag.Kind)), ag.Authority)
 	}
 	fmt.Fprintf(w, "   by          %s\n", by)
@@ -129,7 +190,6 @@ func printSide(w io.Writer, label string, s model.Side, now time.Time) {
 	fmt.Fprintf(w, "   confidence  %s: %s\n", score, clean(u.Confidence.Reasoning))
 	fmt.Fprintf(w, "   evidence    %s\n", cleanList(u.Confidence.Evidence))
 	fmt.Fprintf(w, "   assumptions %s\n", cleanList(u.Confidence.Assumptions))
-	fmt.Fprintf(w, "   supporters  %s\n", cleanList(s.Supporters))
 	fmt.Fprintf(w, "   intent      %s\n", clean(u.Intent.Purpose))
 	if u.Intent.TaskID != nil {
 		fmt.Fprintf(w, "   task        %s\n", clean(*u.Intent.TaskID))
@@ -144,7 +204,6 @@ func printSide(w io.Writer, label string, s model.Side, now time.Time) {
 		}
 		fmt.Fprintf(w, "   relation    %s\n", rel)
 	}
-	fmt.Fprintf(w, "   content\n%s\n", indentBlock(u.Content, "     "))
 }
 
 // sideOf is "mem-003 (A)" for a unit of c.
