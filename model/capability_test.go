@@ -18,10 +18,10 @@ func TestCapabilitiesAgreeWithPermit(t *testing.T) {
 			open := Conflict{ID: "c", Type: ConflictFactual, Status: StatusDetected}
 			escalated := open
 			escalated.Status = StatusEscalated
-			if got := Permit(p, a, open, LastWriteWins) == nil; c.Decide != got {
+			if got := Permit(a, ConflictDetail{Conflict: open, Policy: p}, LastWriteWins) == nil; c.Decide != got {
 				t.Errorf("level %d, %s: decide %v, Permit says %v", level, a.ID, c.Decide, got)
 			}
-			if got := Permit(p, a, escalated, LastWriteWins) == nil; c.DecideEscalated != got {
+			if got := Permit(a, ConflictDetail{Conflict: escalated, Policy: p}, LastWriteWins) == nil; c.DecideEscalated != got {
 				t.Errorf("level %d, %s: decide escalated %v, Permit says %v", level, a.ID, c.DecideEscalated, got)
 			}
 			if got := p.Allows(Vote) && p.MayVote(a); c.Vote != got {
@@ -29,7 +29,7 @@ func TestCapabilitiesAgreeWithPermit(t *testing.T) {
 			}
 			var over []ConflictType
 			for _, ty := range ConflictTypes {
-				if Permit(p, a, Conflict{ID: "c", Type: ty, Status: StatusDetected}, Authority) == nil {
+				if Permit(a, ConflictDetail{Conflict: Conflict{ID: "c", Type: ty, Status: StatusDetected}, Policy: p}, Authority) == nil {
 					over = append(over, ty)
 				}
 			}

@@ -31,7 +31,7 @@ func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresi
 	case Vote:
 		f.Status = StatusPendingVote
 		for _, a := range agents {
-			if d.Policy.MayVote(a) {
+			if d.Policy.MayVote(a) && !d.Policy.Recused(a, d) {
 				notify = append(notify, a.ID)
 			}
 		}

@@ -2,20 +2,25 @@ package model
 
 import "fmt"
 
-// Permit says whether agent a may apply strategy s to conflict c under
-// policy p: nil if so, otherwise the protocol error MERGE returns.
+// Permit says whether agent a may apply strategy s to the conflict of d
+// under its policy: nil if so, otherwise the protocol error MERGE returns.
 //
 //   - The field's conformance level must offer s (UNSUPPORTED_OPERATION).
 //   - detected and resolving conflicts are open to agents; escalated ones
 //     only to a human operator (authority 10); a pending vote only to
-//     votes; a resolved conflict to nobody (INVALID_TRANSITION).
+//     votes, or, where the policy allows an operator override, to a human
+//     operator's decision; a resolved conflict to nobody
+//     (INVALID_TRANSITION).
+//   - Under recusal the author of either unit may not decide it
+//     (NOT_PERMITTED); asking for people or a vote stays open to them.
 //   - At level 3 the authority hierarchy holds: deciding needs a senior
 //     agent (6) or above, while asking for a human (human_escalation)
 //     needs only a standard agent (4). The authority strategy belongs to
 //     the role the field designates for the conflict's type, or a human
 //     operator (NOT_PERMITTED).
-func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
+func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 	const op = OpMerge
+	p, c := d.Policy, d.Conflict
 	if !s.Valid() {
 		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
 	}
@@ -31,7 +36,13 @@ func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
 	case StatusResolved:
 		return Errorf(op, CodeInvalidTransition, "re-read the conflict", "%s is already resolved", c.ID)
 	case StatusPendingVote:
-		return Errorf(op, CodeInvalidTransition, "cast a vote with `arbiter vote`", "%s is put to a vote; only votes settle it now", c.ID)
+		switch {
+		case !p.OperatorOverride || !a.IsHumanOperator():
+			return Errorf(op, CodeInvalidTransition, "cast a vote with `arbiter vote`", "%s is put to a vote; only votes settle it now", c.ID)
+		case !s.Resolves():
+			return Errorf(op, CodeInvalidTransition, "decide it with a strategy that settles it",
+				"%s is put to a vote; an operator override must settle it", c.ID)
+		}
 	case StatusEscalated:
 		if !a.IsHumanOperator() {
 			return Errorf(op, CodeInvalidTransition, "ask a human operator", "%s is escalated; only a human operator (authority 10) may decide it", c.ID)
@@ -46,6 +57,10 @@ func Permit(p Policy, a Agent, c Conflict, s Strategy) *Error {
 	if p.Level >= 3 && s != HumanEscalation && a.Authority < AuthoritySenior {
 		return Errorf(op, CodeNotPermitted, "escalate it with human_escalation instead",
 			"deciding a conflict needs authority %d (senior agent); %s has %d", AuthoritySenior, a.ID, a.Authority)
+	}
+	if s.Resolves() && p.Recused(a, d) {
+		return Errorf(op, CodeNotPermitted, "leave it to someone who did not write either unit",
+			"%s wrote one of %s's units and may not decide it (the field's policy asks authors to recuse themselves)", a.ID, c.ID)
 	}
 	if s == Authority && !a.IsHumanOperator() {
 		role, ok := p.AuthorityRoles[c.Type]
@@ -68,11 +83,11 @@ type Choice struct {
 	Err      *Error
 }
 
-// Choices lists every strategy with Permit's verdict for a on c.
-func Choices(p Policy, a Agent, c Conflict) []Choice {
+// Choices lists every strategy with Permit's verdict for a on d.
+func Choices(a Agent, d ConflictDetail) []Choice {
 	out := make([]Choice, 0, len(Strategies))
 	for _, s := range Strategies {
-		out = append(out, Choice{Strategy: s, Err: Permit(p, a, c, s)})
+		out = append(out, Choice{Strategy: s, Err: Permit(a, d, s)})
 	}
 	return out
 }

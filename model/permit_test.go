@@ -48,7 +48,7 @@ func TestPermitFollowsLevelStatusAndAuthority(t *testing.T) {
 		{"an unknown strategy", p, operator, open, Strategy("coin"), CodeInvalidRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Permit(tc.p, tc.a, tc.c, tc.s)
+			err := Permit(tc.a, ConflictDetail{Conflict: tc.c, Policy: tc.p}, tc.s)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
@@ -63,7 +63,7 @@ func TestPermitFollowsLevelStatusAndAuthority(t *testing.T) {
 
 func TestChoicesOfferEveryStrategyWithItsVerdict(t *testing.T) {
 	c := Conflict{ID: "c1", Type: ConflictFactual, Status: StatusEscalated}
-	choices := Choices(DefaultPolicy(), operator, c)
+	choices := Choices(operator, ConflictDetail{Conflict: c, Policy: DefaultPolicy()})
 	if len(choices) != len(Strategies) {
 		t.Fatalf("%d choices, want %d", len(choices), len(Strategies))
 	}
@@ -74,6 +74,43 @@ func TestChoicesOfferEveryStrategyWithItsVerdict(t *testing.T) {
 		if refused := ch.Err != nil; refused != (ch.Strategy == HumanEscalation) {
 			t.Errorf("%s on an escalation: refused %v", ch.Strategy, refused)
 		}
+	}
+}
+
+func TestRecusalAndOperatorOverride(t *testing.T) {
+	p := DefaultPolicy()
+	d := ConflictDetail{
+		Conflict: Conflict{ID: "c1", Type: ConflictFactual, Status: StatusDetected},
+		A:        Side{Unit: Unit{ID: "mem-1", Source: Source{AgentID: analyst.ID}}},
+		B:        Side{Unit: Unit{ID: "mem-2", Source: Source{AgentID: "bob"}}},
+		Policy:   p,
+	}
+	if err := Permit(analyst, d, ConfidenceWeighted); err == nil || err.Code != CodeNotPermitted {
+		t.Errorf("an author deciding their own conflict: %v, want NOT_PERMITTED", err)
+	}
+	if err := Permit(analyst, d, HumanEscalation); err != nil {
+		t.Errorf("an author escalating their own conflict: %v", err)
+	}
+	if !p.Recused(analyst, d) || p.Recused(operator, d) {
+		t.Error("only an author is recused")
+	}
+	d.Policy.Recusal = false
+	if err := Permit(analyst, d, ConfidenceWeighted); err != nil {
+		t.Errorf("without recusal an author decides: %v", err)
+	}
+	d.Conflict.Status = StatusPendingVote
+	if err := Permit(operator, d, Dismiss); err == nil || err.Code != CodeInvalidTransition {
+		t.Errorf("an operator on a pending vote without override: %v", err)
+	}
+	d.Policy.OperatorOverride = true
+	for s, want := range map[Strategy]Code{Dismiss: "", ConfidenceWeighted: "", Vote: CodeInvalidTransition, HumanEscalation: CodeInvalidTransition} {
+		err := Permit(operator, d, s)
+		if (want == "") != (err == nil) || (err != nil && err.Code != want) {
+			t.Errorf("override with %s: %v, want %q", s, err, want)
+		}
+	}
+	if err := Permit(analyst, d, Dismiss); err == nil {
+		t.Error("an agent overrode a vote")
 	}
 }
 

@@ -30,6 +30,12 @@ type Policy struct {
 	// AuthorityRoles names the role that has the final say on each
 	// conflict type under the authority strategy.
 	AuthorityRoles map[ConflictType]string `json:"authority_roles"`
+	// Recusal keeps the author of either unit of a conflict from
+	// deciding it or voting on it (escalating it stays open to them).
+	Recusal bool `json:"recusal"`
+	// OperatorOverride lets a human operator close a vote that has not
+	// reached its quorum with a decision of their own.
+	OperatorOverride bool `json:"operator_override"`
 }
 
 // DefaultPolicy is what `arbiter init` writes unless told otherwise.
@@ -40,11 +46,18 @@ func DefaultPolicy() Policy {
 		Tie:               TieEscalate,
 		VoterMinAuthority: AuthoritySenior,
 		AuthorityRoles:    map[ConflictType]string{},
+		Recusal:           true,
 	}
 }
 
 // Allows reports whether the field's level offers strategy s.
 func (p Policy) Allows(s Strategy) bool { return p.Level >= s.Level() }
+
+// Recused reports whether the policy keeps a from deciding or voting on
+// the conflict of d because a wrote one of its units.
+func (p Policy) Recused(a Agent, d ConflictDetail) bool {
+	return p.Recusal && (a.ID == d.A.Unit.Source.AgentID || a.ID == d.B.Unit.Source.AgentID)
+}
 
 // MayVote reports whether a may cast a vote in this field.
 func (p Policy) MayVote(a Agent) bool {

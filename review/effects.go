@@ -65,15 +65,16 @@ func humanOperators(tx *store.Tx) ([]string, error) {
 	return out, nil
 }
 
-// voters lists the agents the policy lets vote.
-func voters(tx *store.Tx, p model.Policy) ([]string, error) {
+// voters lists the agents the policy lets vote on the conflict of d: the
+// eligible voters, less its units' authors under recusal.
+func voters(tx *store.Tx, d model.ConflictDetail) ([]string, error) {
 	agents, err := tx.Agents()
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, a := range agents {
-		if p.MayVote(a) {
+		if d.Policy.MayVote(a) && !d.Policy.Recused(a, d) {
 			out = append(out, a.ID)
 		}
 	}

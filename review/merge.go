@@ -54,7 +54,7 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 	if err != nil {
 		return d, "", err
 	}
-	if err := model.Permit(d.Policy, d.caller, d.Conflict, req.Strategy); err != nil {
+	if err := model.Permit(d.caller, d.ConflictDetail, req.Strategy); err != nil {
 		return d, "", err
 	}
 	c := d.Conflict
@@ -82,7 +82,7 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 		return d, "", err
 	}
 	if req.Strategy == model.Vote {
-		if err := quorumReachable(tx, d.Policy); err != nil {
+		if err := quorumReachable(tx, d); err != nil {
 			return d, "", err
 		}
 	}
@@ -92,14 +92,14 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 // quorumReachable refuses to open a vote that could never close: fewer
 // eligible voters than the quorum would leave the conflict pending for
 // good (only votes settle a pending vote).
-func quorumReachable(tx *store.Tx, p model.Policy) error {
-	vs, err := voters(tx, p)
+func quorumReachable(tx *store.Tx, d decision) error {
+	vs, err := voters(tx, d.ConflictDetail)
 	if err != nil {
 		return err
 	}
-	if len(vs) < p.Quorum {
+	if p := d.Policy; len(vs) < p.Quorum {
 		return model.Errorf(model.OpMerge, model.CodeMergeFailed, "escalate it to a human operator instead, or register more voters",
-			"a vote needs a quorum of %d, but only %d agents may vote in this field", p.Quorum, len(vs))
+			"a vote needs a quorum of %d, but only %d agents may vote on %s", p.Quorum, len(vs), d.Conflict.ID)
 	}
 	return nil
 }
@@ -166,6 +166,9 @@ func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest, winner
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
 	o.epoch, o.err = tx.Tick()
 	o.now = s.now()
+	if d.Conflict.Status == model.StatusPendingVote {
+		o.override()
+	}
 	switch req.Strategy {
 	case model.HumanEscalation:
 		o.escalate(o.rationale)

@@ -23,6 +23,7 @@ type outcome struct {
 	err       error
 
 	conflict   model.Conflict
+	overridden []model.Ballot // a vote closed by an operator, with its ballots
 	superseded []string
 	newUnit    *string
 	notified   []string
@@ -78,7 +79,7 @@ func (o *outcome) openVote() {
 	if o.err == nil {
 		o.err = o.tx.ClearBallots(c.ID)
 	}
-	vs, err := voters(o.tx, o.d.Policy)
+	vs, err := voters(o.tx, o.d.ConflictDetail)
 	if o.err == nil {
 		o.err = err
 	}
@@ -135,6 +136,25 @@ func (o *outcome) synthesize(text string) {
 			c.ID, o.by, a.ID, b.ID, deref(o.newUnit))})
 }
 
+// override records that a human operator closes a vote short of its
+// quorum: the ballots cast so far go into the rationale and the log, and
+// their voters are told.
+func (o *outcome) override() {
+	t := o.d.Tally
+	o.overridden = o.d.Ballots
+	note := fmt.Sprintf("Overrides the vote at %d for A, %d for B of quorum %d.", t.ForA, t.ForB, t.Quorum)
+	if len(o.d.Ballots) > 0 {
+		note += " " + ballotSummary(o.d.Conflict, o.d.Ballots)
+	}
+	o.rationale += "\n\n" + note
+	var vs []string
+	for _, b := range o.d.Ballots {
+		vs = append(vs, b.VoterID)
+	}
+	o.tell(vs, model.Notification{Event: model.EventVoteClosed,
+		Summary: fmt.Sprintf("the vote on %s was closed by %s's decision, short of its quorum", o.d.Conflict.ID, o.by)})
+}
+
 func (o *outcome) supersede(id string) {
 	if o.err != nil {
 		return
@@ -159,6 +179,9 @@ func (o *outcome) log(op string, payload any) {
 		"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)}
 	if o.message != "" {
 		p["message_id"] = o.message
+	}
+	if o.overridden != nil {
+		p["overridden_ballots"] = o.overridden
 	}
 	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
 		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})

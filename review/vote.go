@@ -77,6 +77,10 @@ func (s *Service) checkVote(tx *store.Tx, callerID string, req model.VoteRequest
 		return d, "", model.Errorf(op, model.CodeNotPermitted, "ask an eligible voter",
 			"%s may not vote here (needs authority %d%s)", d.caller.ID, d.Policy.VoterMinAuthority, rolesNote(d.Policy))
 	}
+	if d.Policy.Recused(d.caller, d.ConflictDetail) {
+		return d, "", model.Errorf(op, model.CodeNotPermitted, "leave the ballot to voters who did not write either unit",
+			"%s wrote one of %s's units and may not vote on it (the field's policy asks authors to recuse themselves)", d.caller.ID, c.ID)
+	}
 	return d, choice, nil
 }
 

@@ -10,8 +10,8 @@ import (
 func (t *Tx) Policy() (model.Policy, error) {
 	var p model.Policy
 	var roles string
-	err := t.row(`SELECT level, quorum, tie, voter_min_authority, voter_roles FROM policy WHERE id = 1`).
-		Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles)
+	err := t.row(`SELECT level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override FROM policy WHERE id = 1`).
+		Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles, &p.Recusal, &p.OperatorOverride)
 	if err != nil {
 		return p, notFound(err)
 	}
@@ -40,12 +40,13 @@ func (t *Tx) SetPolicy(p model.Policy) error {
 	if err != nil {
 		return err
 	}
-	if _, err := t.exec(`INSERT INTO policy (id, level, quorum, tie, voter_min_authority, voter_roles)
-		VALUES (1, ?, ?, ?, ?, ?)
+	if _, err := t.exec(`INSERT INTO policy (id, level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override)
+		VALUES (1, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET level = excluded.level, quorum = excluded.quorum,
 			tie = excluded.tie, voter_min_authority = excluded.voter_min_authority,
-			voter_roles = excluded.voter_roles`,
-		p.Level, p.Quorum, string(p.Tie), p.VoterMinAuthority, string(roles)); err != nil {
+			voter_roles = excluded.voter_roles, recusal = excluded.recusal,
+			operator_override = excluded.operator_override`,
+		p.Level, p.Quorum, string(p.Tie), p.VoterMinAuthority, string(roles), p.Recusal, p.OperatorOverride); err != nil {
 		return err
 	}
 	if _, err := t.exec(`DELETE FROM authority_roles`); err != nil {

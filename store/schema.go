@@ -225,6 +225,14 @@ CREATE TRIGGER conflict_counts_delete AFTER DELETE ON conflicts BEGIN
 END;
 DROP INDEX units_author;
 `,
+	// 4: governance options (docs/field-format.md): recusal keeps an
+	// author from deciding or voting on a conflict about their own unit;
+	// operator_override lets a human operator close a stalled vote. A
+	// field upgraded to this format keeps both off, as it behaved.
+	`
+ALTER TABLE policy ADD COLUMN recusal INTEGER NOT NULL DEFAULT 0 CHECK (recusal IN (0, 1));
+ALTER TABLE policy ADD COLUMN operator_override INTEGER NOT NULL DEFAULT 0 CHECK (operator_override IN (0, 1));
+`,
 }
 
 // countBallots sets a conflict's ballot counts from its votes.

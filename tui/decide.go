@@ -51,7 +51,7 @@ func newTextarea(placeholder string, dark bool) textarea.Model {
 func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool) *decideForm {
 	f := &decideForm{
 		detail:    d,
-		choices:   model.Choices(d.Policy, me, d.Conflict),
+		choices:   model.Choices(me, d),
 		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
 		synthesis: newTextarea("The new unit's text, in markdown. ctrl+e opens $EDITOR with both units.", dark),
 	}

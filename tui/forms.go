@@ -25,7 +25,7 @@ type (
 // was typed.
 func (f *decideForm) refresh(d model.ConflictDetail, me model.Agent) {
 	s := f.strategy()
-	f.detail, f.choices = d, model.Choices(d.Policy, me, d.Conflict)
+	f.detail, f.choices = d, model.Choices(me, d)
 	for i, c := range f.choices {
 		if c.Strategy == s {
 			f.sel = i

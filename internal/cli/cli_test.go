@@ -112,13 +112,13 @@ func recordPayload(content string, score float64, contradicts string) string {
 	return string(b)
 }
 
-// newField creates an empty field with a quorum of 2 and registers:
-// ana (analyst, 6), bob (analyst, 4), lead (lead, 6) and op (a human
-// operator, 10).
+// newField creates an empty field with a quorum of 2, without recusal
+// (ana decides and votes on her own units), and registers: ana (analyst,
+// 6), bob (analyst, 4), lead (lead, 6) and op (a human operator, 10).
 func newField(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "field.db")
-	ok(t, "init", "--db", db, "--quorum", "2")
+	ok(t, "init", "--db", db, "--quorum", "2", "--recusal=false")
 	ok(t, "--db", db, "register", "--id", "ana", "--role", "analyst", "--authority", "6")
 	ok(t, "--db", db, "register", "--id", "bob", "--role", "analyst")
 	ok(t, "--db", db, "register", "--id", "lead", "--role", "lead", "--authority", "6")
@@ -173,10 +173,15 @@ func sha(t *testing.T, path string) [32]byte {
 func TestInitCreatesFieldAndRefusesExistingOne(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "field.db")
 	out := ok(t, "init", "--db", db, "--level", "2", "--tie", "stay", "--authority", "factual=lead")
-	for _, want := range []string{"created " + db, "level 2", "tie stay", "factual=lead", "0 agents"} {
+	for _, want := range []string{"created " + db, "level 2", "tie stay", "recusal", "factual=lead", "0 agents"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("init output lacks %q:\n%s", want, out)
 		}
+	}
+	other := filepath.Join(t.TempDir(), "other.db")
+	if out := ok(t, "init", "--db", other, "--recusal=false", "--operator-override"); strings.Contains(out, "recusal") ||
+		!strings.Contains(out, "operator override") {
+		t.Errorf("init --recusal=false --operator-override:\n%s", out)
 	}
 	before := sha(t, db)
 	r := arbiter(t, "init", "--db", db)

@@ -25,6 +25,8 @@ type initFlags struct {
 	authority         []string
 	voterRoles        []string
 	voterMinAuthority int
+	recusal           bool
+	operatorOverride  bool
 }
 
 func (a *app) initCmd() *cobra.Command {
@@ -62,6 +64,8 @@ not allow becomes an escalation, or the conflict stays detected at level 1).`,
 	fl.StringArrayVar(&f.authority, "authority", nil, "TYPE=ROLE: the role with the final say on TYPE conflicts (repeatable)")
 	fl.StringSliceVar(&f.voterRoles, "voter-roles", nil, "roles that may vote, comma-separated (default any role)")
 	fl.IntVar(&f.voterMinAuthority, "voter-min-authority", 0, "least authority of a voter, 0 to 10 (default 6)")
+	fl.BoolVar(&f.recusal, "recusal", true, "authors may not decide or vote on conflicts about their own units (--recusal=false to allow it)")
+	fl.BoolVar(&f.operatorOverride, "operator-override", false, "a human operator may close a vote short of its quorum with a decision of their own")
 	return cmd
 }
 
@@ -82,6 +86,12 @@ func (f initFlags) policy(cmd *cobra.Command, base model.Policy) (model.Policy, 
 	}
 	if set("tie") {
 		p.Tie = model.TieRule(f.tie)
+	}
+	if set("recusal") {
+		p.Recusal = f.recusal
+	}
+	if set("operator-override") {
+		p.OperatorOverride = f.operatorOverride
 	}
 	if set("voter-min-authority") {
 		p.VoterMinAuthority = f.voterMinAuthority
@@ -180,6 +190,12 @@ func describePolicy(p model.Policy) string {
 		voters += " in roles " + cleanList(p.VoterRoles)
 	}
 	s := fmt.Sprintf("level %d, quorum %d, tie %s, voters %s", p.Level, p.Quorum, p.Tie, voters)
+	if p.Recusal {
+		s += ", recusal"
+	}
+	if p.OperatorOverride {
+		s += ", operator override"
+	}
 	if len(p.AuthorityRoles) > 0 {
 		var parts []string
 		for _, t := range model.ConflictTypes {

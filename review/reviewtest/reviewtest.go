@@ -49,10 +49,13 @@ var Agents = []model.Agent{
 
 // Policy is the governance tests start from: level 3, quorum 3, a tie
 // escalates, senior agents and up vote, and role "lead" has authority
-// over factual conflicts.
+// over factual conflicts. Recusal is off (the cast's seniors write the
+// units they then decide) and so is the operator override; tests of
+// either turn them on.
 func Policy() model.Policy {
 	p := model.DefaultPolicy()
 	p.Level, p.Quorum, p.Tie = 3, 3, model.TieEscalate
+	p.Recusal, p.OperatorOverride = false, false
 	p.VoterMinAuthority = model.AuthoritySenior
 	p.AuthorityRoles = map[model.ConflictType]string{model.ConflictFactual: "lead"}
 	return p
