@@ -17,6 +17,7 @@ const (
 	EventVoteOpened        = "conflict.vote_opened"
 	EventVoteCast          = "conflict.vote_cast"
 	EventVoteClosed        = "conflict.vote_closed"
+	EventConflictReopened  = "conflict.reopened"
 )
 
 // Notification is a message waiting in one agent's outbox.

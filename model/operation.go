@@ -9,4 +9,6 @@ const (
 	OpMerge    = "MERGE"
 	OpVote     = "VOTE"
 	OpAttune   = "ATTUNE"
+	// OpReopen is arbiter's: a person takes a decision back.
+	OpReopen = "REOPEN"
 )

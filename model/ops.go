@@ -55,6 +55,26 @@ type MergeResponse struct {
 	Offline *OfflineRecord `json:"offline,omitempty"`
 }
 
+// ReopenRequest takes back the decision that resolved a conflict.
+type ReopenRequest struct {
+	ConflictID      string `json:"conflict_id"`
+	Rationale       string `json:"rationale"`
+	ExpectedVersion int64  `json:"expected_version,omitempty"`
+}
+
+// ReopenResponse says what taking a decision back changed.
+type ReopenResponse struct {
+	Conflict Conflict `json:"conflict"`
+	// Undone is the resolution taken back.
+	Undone Resolution `json:"undone"`
+	// Restored lists the units the decision had superseded, standing
+	// again (contested, as the conflict is open).
+	Restored []string `json:"restored_units"`
+	// Retracted is the synthesis unit the decision had created.
+	Retracted      *string  `json:"retracted_unit"`
+	NotifiedAgents []string `json:"notified_agents"`
+}
+
 // VoteRequest casts or changes a vote on a pending_vote conflict.
 type VoteRequest struct {
 	ConflictID      string `json:"conflict_id"`

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 type outcome struct {
 	s         *Service
 	tx        *store.Tx
+	op        string // the operation, for errors: MERGE unless set
 	d         decision
 	by        string
 	rationale string
@@ -35,7 +37,8 @@ func (o *outcome) update(c model.Conflict) {
 	}
 	if err := o.tx.UpdateConflict(c, o.d.Conflict.Version); err != nil {
 		if store.IsStale(err) {
-			err = model.Errorf(model.OpMerge, model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
+			op := cmp.Or(o.op, model.OpMerge)
+			err = model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
 		}
 		o.err = err
 		return

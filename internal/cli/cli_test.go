@@ -644,3 +644,23 @@ func TestAgentsSayWhatEachMayDo(t *testing.T) {
 		t.Errorf("agents --json = %+v", rows)
 	}
 }
+
+func TestReopenTakesADecisionBackAndTheConflictIsDecidedAgain(t *testing.T) {
+	db := fieldWithConflict(t)
+	ok(t, "--db", db, "--as", "op", "merge", "conflict-001", "--strategy", "confidence_weighted", "--winner", "A", "--rationale", "surer")
+	r := arbiter(t, "--db", db, "--as", "ana", "reopen", "conflict-001", "--rationale", "wrong")
+	wantExit(t, r, 3)
+	out := ok(t, "--db", db, "--as", "op", "reopen", "conflict-001", "--rationale", "the lab run was misread")
+	for _, want := range []string{"reopened conflict-001: escalated again (now version 3)", "undone      confidence_weighted by op",
+		"restored    mem-002", "notified    ana, bob, op"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("reopen lacks %q:\n%s", want, out)
+		}
+	}
+	ok(t, "--db", db, "--as", "op", "merge", "conflict-001", "--strategy", "authority", "--winner", "B", "--rationale", "production wins",
+		"--expect-version", "3")
+	d := showJSON(t, db, "conflict-001")
+	if d.A.Unit.Status != model.UnitSuperseded || d.B.Unit.Status != model.UnitActive || *d.Conflict.Resolution.WinnerID != "mem-002" {
+		t.Errorf("after deciding again: A %s, B %s, %+v", d.A.Unit.Status, d.B.Unit.Status, d.Conflict.Resolution)
+	}
+}

@@ -75,7 +75,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
-		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.inboxCmd())
+		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
 	root.AddCommand(a.genCmd())
 	return root

@@ -136,6 +136,21 @@ func (f *Field) Contradict(t testing.TB, ct model.ConflictType, a, b Side) Pair 
 	return p
 }
 
+// ContradictUnit records a unit (side s) contradicting target, a unit
+// already in the field, and returns the conflict it opens.
+func (f *Field) ContradictUnit(t testing.TB, target string, s Side) string {
+	t.Helper()
+	if s.By == "" {
+		s.By = Standard
+	}
+	u := f.record(t, s, "C", []model.Relation{{Type: model.RelContradicts, TargetID: target}}, model.ConflictFactual)
+	cs := f.conflictsBetween(t, target, u)
+	if len(cs) != 1 {
+		t.Fatalf("recording %s against %s opened %d conflicts, want 1", u, target, len(cs))
+	}
+	return cs[0]
+}
+
 func (f *Field) record(t testing.TB, s Side, name string, rels []model.Relation, ct model.ConflictType) string {
 	t.Helper()
 	if s.Score == 0 {
