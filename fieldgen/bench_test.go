@@ -152,3 +152,31 @@ func BenchmarkVote(b *testing.B) {
 		benchmetrics.Percentiles(b, times)
 	})
 }
+
+// BenchmarkFilter is a keystroke in the review screen's filter: the first
+// page of the queue (as the screen loads it) for a word, matched against
+// what the queue shows and the units' text. Words that match a little,
+// a lot, and nothing.
+func BenchmarkFilter(b *testing.B) {
+	benchFields(b, func(b *testing.B, svc *review.Service) {
+		ctx := context.Background()
+		for _, word := range []string{"t", "th", "thr", "throttle", "vote", "lead-amara", "conflict-09", "mem-123", "xyzzy"} {
+			b.Run(word, func(b *testing.B) {
+				var times []time.Duration
+				n := 0
+				defer benchmetrics.CPUPerOp(b)()
+				for b.Loop() {
+					t := time.Now()
+					rows, err := svc.List(ctx, model.ListQuery{Statuses: model.ReviewStatuses, Search: word, Limit: 200})
+					if err != nil {
+						b.Fatal(err)
+					}
+					times = append(times, time.Since(t))
+					n = len(rows)
+				}
+				b.ReportMetric(float64(n), "rows")
+				benchmetrics.Percentiles(b, times)
+			})
+		}
+	})
+}

@@ -14,8 +14,14 @@ var Leads = []string{"lead-priya", "lead-tomas", "lead-kenji", "lead-amara"}
 
 // Policy is the governance a generated field is created with: the demo
 // team's (votes among the leads, a role with the final say on every
-// conflict type but interpretive ones), at scale.
-func Policy() model.Policy { return demo.Policy() }
+// conflict type but interpretive ones), at scale — without recusal: the
+// generator's leads and operators record units too, and vote and decide
+// without looking at whose they are.
+func Policy() model.Policy {
+	p := demo.Policy()
+	p.Recusal = false
+	return p
+}
 
 // member is one agent of the cast and how much it records.
 type member struct {

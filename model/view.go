@@ -23,8 +23,10 @@ const (
 type ListQuery struct {
 	Statuses []ConflictStatus
 	Sort     Sort
-	// Search keeps conflicts whose id, description or either agent
-	// contains the text (case-insensitive).
+	// Search keeps the conflicts that match every word of it: a word
+	// is part of the conflict's id, status, type, units' ids, authors or
+	// description (case-insensitive), or begins a word of its
+	// description or either unit's text.
 	Search string
 	Limit  int
 	Offset int

@@ -288,5 +288,9 @@ func (w *worker) vote() {
 		w.report("VOTE", err)
 		return
 	}
+	if resp.Unchanged { // the same ballot again: nothing written, nothing logged
+		fmt.Fprintf(w.out, "OK same-vote %s %s\n", d.Conflict.ID, resp.Status)
+		return
+	}
 	fmt.Fprintf(w.out, "OK vote %s %s\n", d.Conflict.ID, resp.Status)
 }

@@ -249,3 +249,60 @@ func TestPackedRowRefusesDamage(t *testing.T) {
 		}
 	}
 }
+
+// conflicts_text follows the conflicts whoever writes them: a new
+// conflict's units' words are found, a changed description's new words
+// replace the old, and a deleted conflict is no longer found.
+func TestTheWordIndexFollowsTheConflicts(t *testing.T) {
+	ctx := context.Background()
+	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
+	defer st.Close()
+	find := func(word string) []string {
+		t.Helper()
+		var ids []string
+		err := st.Read(ctx, func(tx *Tx) error {
+			rows, err := tx.ListConflicts(model.ListQuery{Search: word})
+			for _, r := range rows {
+				ids = append(ids, r.ID)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	for _, sql := range []string{
+		`INSERT INTO units (id, mode, type, content, intent_purpose, confidence_evidence, confidence_assumptions,
+			agent_id, agent_role, recorded_at, status, epoch)
+			VALUES ('u3', 'committed', 'finding', 'Settlement drift is **rounding**.', 'p', '[]', '[]', 'a1', 'r1', '2026-01-01T00:00:00Z', 'active', 7)`,
+		`INSERT INTO conflicts (id, type, status, unit_a, unit_b, description, detected_by, detected_at, epoch)
+			VALUES ('c9', 'factual', 'detected', 'u3', 'u1', 'about drift', 'semantic', '2026-01-01T00:00:00Z', 8)`,
+	} {
+		if _, err := st.db.ExecContext(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	if got := find("roundin"); len(got) != 1 || got[0] != "c9" {
+		t.Errorf("a unit's word: %v, want c9", got)
+	}
+	if _, err := st.db.ExecContext(ctx, `UPDATE conflicts SET description = 'about ledgers' WHERE id = 'c9'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("ledgers"); len(got) != 1 {
+		t.Errorf("the new description's word: %v", got)
+	}
+	if got := find("drift"); len(got) != 1 { // still in u3's text
+		t.Errorf("the unit's word after the description changed: %v", got)
+	}
+	if _, err := st.db.ExecContext(ctx, `DELETE FROM conflicts WHERE id = 'c9'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("roundin"); len(got) != 0 {
+		t.Errorf("a deleted conflict is still found: %v", got)
+	}
+	var n int
+	if err := st.db.QueryRowContext(ctx, `SELECT count(*) FROM conflicts_text WHERE conflicts_text MATCH 'rounding'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the index still holds the deleted conflict: %d, %v", n, err)
+	}
+}

@@ -229,10 +229,40 @@ DROP INDEX units_author;
 	// author from deciding or voting on a conflict about their own unit;
 	// operator_override lets a human operator close a stalled vote. A
 	// field upgraded to this format keeps both off, as it behaved.
+	// conflicts_text indexes each conflict's words — its description and
+	// both units' text — for the queue's filter (contentless: it holds
+	// the index, not the text again), kept by triggers whoever writes.
 	`
 ALTER TABLE policy ADD COLUMN recusal INTEGER NOT NULL DEFAULT 0 CHECK (recusal IN (0, 1));
 ALTER TABLE policy ADD COLUMN operator_override INTEGER NOT NULL DEFAULT 0 CHECK (operator_override IN (0, 1));
+
+CREATE VIRTUAL TABLE conflicts_text USING fts5(body, content='', contentless_delete=1,
+	tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+INSERT INTO conflicts_text (rowid, body) SELECT seq, ` + conflictText("conflicts") + ` FROM conflicts;
+CREATE TRIGGER conflicts_text_insert AFTER INSERT ON conflicts BEGIN
+	INSERT INTO conflicts_text (rowid, body) VALUES (NEW.seq, ` + conflictText("NEW") + `);
+END;
+CREATE TRIGGER conflicts_text_update AFTER UPDATE OF seq, description, unit_a, unit_b ON conflicts BEGIN
+	DELETE FROM conflicts_text WHERE rowid = OLD.seq;
+	INSERT INTO conflicts_text (rowid, body) VALUES (NEW.seq, ` + conflictText("NEW") + `);
+END;
+CREATE TRIGGER conflicts_text_delete AFTER DELETE ON conflicts BEGIN
+	DELETE FROM conflicts_text WHERE rowid = OLD.seq;
+END;
+CREATE TRIGGER conflicts_text_units AFTER UPDATE OF content ON units BEGIN
+	DELETE FROM conflicts_text WHERE rowid IN (SELECT seq FROM conflicts WHERE unit_a = NEW.id OR unit_b = NEW.id);
+	INSERT INTO conflicts_text (rowid, body)
+		SELECT seq, ` + conflictText("conflicts") + ` FROM conflicts WHERE unit_a = NEW.id OR unit_b = NEW.id;
+END;
 `,
+}
+
+// conflictText is the text conflicts_text indexes for the conflict row
+// named row: its description and both units' content.
+func conflictText(row string) string {
+	return row + `.description || char(10) ||
+		coalesce((SELECT content FROM units WHERE id = ` + row + `.unit_a), '') || char(10) ||
+		coalesce((SELECT content FROM units WHERE id = ` + row + `.unit_b), '')`
 }
 
 // countBallots sets a conflict's ballot counts from its votes.

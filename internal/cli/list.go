@@ -21,6 +21,7 @@ func (a *app) listCmd() *cobra.Command {
 		statuses []string
 		sort     string
 		limit    int
+		search   string
 		asJSON   bool
 		q        model.ListQuery
 	)
@@ -29,10 +30,13 @@ func (a *app) listCmd() *cobra.Command {
 		Short: "List conflicts: by default those waiting for people",
 		Long: `List conflicts, oldest first. By default the review queue: escalated
 conflicts and those put to a vote. --status all lists every conflict.
+--search keeps the conflicts that match every word of it, as the review
+screen's filter does: in the id, status, type, units' ids, authors or
+description, or as the start of a word of either unit's text.
 --json prints an array of conflict summaries.`,
 		Args: cobra.NoArgs,
 		PreRunE: func(*cobra.Command, []string) (err error) {
-			q = model.ListQuery{Sort: model.Sort(sort), Limit: limit}
+			q = model.ListQuery{Sort: model.Sort(sort), Limit: limit, Search: search}
 			if q.Statuses, err = parseStatuses(statuses); err != nil {
 				return err
 			}
@@ -59,6 +63,7 @@ conflicts and those put to a vote. --status all lists every conflict.
 		"statuses to list, comma-separated, or all ("+strings.Join(statusNames(model.ConflictStatuses), ", ")+")")
 	fl.StringVar(&sort, "sort", string(model.SortAge), "age (oldest first) or type")
 	fl.IntVar(&limit, "limit", 0, "list at most N conflicts (0: all)")
+	fl.StringVar(&search, "search", "", "keep the conflicts matching every word of TEXT (ids, status, type, agents, description, units' text)")
 	fl.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
