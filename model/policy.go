@@ -56,7 +56,13 @@ func (p Policy) Allows(s Strategy) bool { return p.Level >= s.Level() }
 // Recused reports whether the policy keeps a from deciding or voting on
 // the conflict of d because a wrote one of its units.
 func (p Policy) Recused(a Agent, d ConflictDetail) bool {
-	return p.Recusal && (a.ID == d.A.Unit.Source.AgentID || a.ID == d.B.Unit.Source.AgentID)
+	return p.RecusedFrom(a, d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID)
+}
+
+// RecusedFrom is Recused for a conflict whose units authorA and authorB
+// wrote.
+func (p Policy) RecusedFrom(a Agent, authorA, authorB string) bool {
+	return p.Recusal && (a.ID == authorA || a.ID == authorB)
 }
 
 // MayVote reports whether a may cast a vote in this field.

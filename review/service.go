@@ -201,3 +201,11 @@ func caller(tx *store.Tx, op, id string) (model.Agent, error) {
 	}
 	return a, err
 }
+
+// VotedOn lists the conflicts put to a vote that agentID has cast a
+// ballot on: with model.TurnOf, what is still theirs to do.
+func (s *Service) VotedOn(ctx context.Context, agentID string) (map[string]bool, error) {
+	var out map[string]bool
+	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.VotedOn(agentID); return err })
+	return out, err
+}

@@ -158,3 +158,26 @@ func (t *Tx) ClearBallots(conflictID string) error {
 }
 
 const clearBallotsSQL = `DELETE FROM votes WHERE conflict_id = ?`
+
+// VotedOn lists the conflicts put to a vote on which voter has a ballot.
+// It walks the pending votes (a few thousand on a large field), not the
+// voter's every ballot.
+func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
+	rows, err := t.query(votedOnSQL, voter)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+const votedOnSQL = `SELECT c.id FROM conflicts c WHERE c.status = 'pending_vote'
+	AND EXISTS (SELECT 1 FROM votes v WHERE v.conflict_id = c.id AND v.voter_id = ?)`

@@ -60,6 +60,7 @@ func hotQueries() []struct {
 	add("update a conflict", updateConflictSQL, append(mutableArgs(model.Conflict{Status: model.StatusEscalated}), "conflict-001", 1)...)
 	add("set a unit's status", setUnitStatusSQL, "active", "mem-001")
 	add("clear ballots", clearBallotsSQL, "conflict-001")
+	add("a voter's ballots on open votes", votedOnSQL, "lead-1")
 	add("next unit id", nextIDSQL("units"))
 	add("next conflict id", nextIDSQL("conflicts"))
 	return out

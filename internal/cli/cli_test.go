@@ -664,3 +664,37 @@ func TestReopenTakesADecisionBackAndTheConflictIsDecidedAgain(t *testing.T) {
 		t.Errorf("after deciding again: A %s, B %s, %+v", d.A.Unit.Status, d.B.Unit.Status, d.Conflict.Resolution)
 	}
 }
+
+// Without a terminal, arbiter prints commands that work for the person
+// named, on the first conflict that is theirs to act on; someone with
+// nothing to do is told who has.
+func TestTheHintWithoutATerminalNamesCommandsThatWork(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	run := func(as, fill string) {
+		t.Helper()
+		out := ok(t, "--db", db, "--as", as)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		last := strings.TrimSpace(lines[len(lines)-1])
+		if !strings.HasPrefix(last, "arbiter --db ") {
+			t.Fatalf("as %s the last line is no command:\n%s", as, out)
+		}
+		cmd := strings.Fields(last)[1:]
+		for i, f := range cmd { // up to the first flag the person fills in
+			if f == "--strategy" || f == "--for" {
+				cmd = cmd[:i]
+				break
+			}
+		}
+		r := arbiter(t, append(cmd, strings.Fields(fill)...)...)
+		if r.code != 0 {
+			t.Errorf("as %s, the hint %q does not work: exit %d, %s", as, last, r.code, r.stderr)
+		}
+	}
+	run("ops-maya", "--strategy dismiss --rationale checked")
+	run("lead-priya", "--for A --rationale checked")
+	out := ok(t, "--db", db, "--as", "res-iris")
+	if !strings.Contains(out, "escalated conflicts wait for a human operator (ops-maya)") {
+		t.Errorf("as res-iris:\n%s", out)
+	}
+}

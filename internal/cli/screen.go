@@ -52,21 +52,64 @@ func (a *app) printScreen(ctx context.Context, cfg config.Config, svc *review.Se
 	if err != nil {
 		return err
 	}
-	id, who := "CONFLICT", "ID"
-	if len(rows) > 0 {
-		id = rows[0].ID
+	fmt.Fprintf(a.stdout, "\nNo terminal to open the review screen on. ")
+	if as == "" {
+		prefix := fmt.Sprintf("arbiter --db %s --as ID", shellQuote(cfg.DB))
+		fmt.Fprintf(a.stdout, "Say who you are with --as to decide; from the command line:\n")
+		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" show CONFLICT"))
+		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" merge CONFLICT --strategy STRATEGY [--winner A|B] --rationale TEXT --expect-version N"))
+		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" vote CONFLICT --for A|B --rationale TEXT"))
+		return nil
 	}
-	if as != "" {
-		who = as
+	return a.printTurn(ctx, cfg, svc, as, rows)
+}
+
+// printTurn says what as can do first in the queue rows, as commands
+// that work for them; or, when nothing there is theirs to do, who can.
+func (a *app) printTurn(ctx context.Context, cfg config.Config, svc *review.Service, as string, rows []model.ConflictSummary) error {
+	me, err := svc.Agent(ctx, as)
+	if err != nil {
+		return err
 	}
-	prefix := fmt.Sprintf("arbiter --db %s --as %s", shellQuote(cfg.DB), shellQuote(who))
-	fmt.Fprintf(a.stdout, "\nNo terminal to open the review screen on. Decide from the command line:\n")
-	for _, cmd := range []string{
-		"show " + shellQuote(id),
-		"merge " + shellQuote(id) + " --strategy STRATEGY [--winner A|B] --rationale TEXT --expect-version N",
-		"vote " + shellQuote(id) + " --for A|B --rationale TEXT",
-	} {
-		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" "+cmd))
+	p, err := svc.Policy(ctx)
+	if err != nil {
+		return err
+	}
+	voted, err := svc.VotedOn(ctx, as)
+	if err != nil {
+		return err
+	}
+	prefix := fmt.Sprintf("arbiter --db %s --as %s ", shellQuote(cfg.DB), shellQuote(as))
+	for _, r := range rows {
+		id := shellQuote(r.ID)
+		switch model.TurnOf(p, me, r, voted[r.ID]) {
+		case model.TurnDecide:
+			fmt.Fprintf(a.stdout, "Decide %s from the command line:\n", clean(r.ID))
+			fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+"show "+id))
+			fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+"merge "+id+fmt.Sprintf(" --strategy STRATEGY [--winner A|B] --rationale TEXT --expect-version %d", r.Version)))
+			return nil
+		case model.TurnVote:
+			fmt.Fprintf(a.stdout, "Vote on %s from the command line:\n", clean(r.ID))
+			fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+"show "+id))
+			fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+"vote "+id+" --for A|B --rationale TEXT"))
+			return nil
+		}
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(a.stdout, "Nothing waits for people.\n")
+		return nil
+	}
+	agents, err := svc.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Nothing in the queue is %s's to decide or vote on:\n", clean(as))
+	seen := map[model.ConflictStatus]bool{}
+	for _, r := range rows {
+		if !seen[r.Status] {
+			seen[r.Status] = true
+			fmt.Fprintf(a.stdout, "  %s conflicts wait for %s\n", r.Status, clean(model.WhoActs(p, agents, r)))
+		}
 	}
 	return nil
 }

@@ -1,0 +1,72 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Turn is what a person can do about a conflict waiting in the queue.
+type Turn int
+
+const (
+	// TurnNone: nothing; someone else's turn (WhoActs says whose).
+	TurnNone Turn = iota
+	// TurnDecide: settle it with a strategy.
+	TurnDecide
+	// TurnVote: cast a ballot (one not cast yet).
+	TurnVote
+)
+
+// TurnOf says what a can do about the conflict of row s under p: decide an
+// escalation (a human operator), vote on a pending vote (an eligible
+// voter who has not voted, voted false), or close a vote by an operator
+// override; decide a detected one (as Permit allows); nothing for a
+// resolved one, or when recusal keeps a off it.
+func TurnOf(p Policy, a Agent, s ConflictSummary, voted bool) Turn {
+	recused := p.RecusedFrom(a, s.AgentA, s.AgentB)
+	switch s.Status {
+	case StatusEscalated:
+		if a.IsHumanOperator() && p.Level >= 2 && !recused {
+			return TurnDecide
+		}
+	case StatusPendingVote:
+		switch {
+		case p.MayVote(a) && !recused && !voted:
+			return TurnVote
+		case p.OperatorOverride && a.IsHumanOperator() && !recused:
+			return TurnDecide
+		}
+	case StatusDetected, StatusResolving:
+		if CapabilitiesOf(p, a).Decide && !recused {
+			return TurnDecide
+		}
+	}
+	return TurnNone
+}
+
+// WhoActs names who can act on the conflict of row s, for a person whose
+// turn it is not: "a human operator (ops-maya)", "the eligible voters
+// (lead-priya, lead-tomas)". agents are the field's.
+func WhoActs(p Policy, agents []Agent, s ConflictSummary) string {
+	var ids []string
+	for _, a := range agents {
+		if TurnOf(p, a, s, false) != TurnNone {
+			ids = append(ids, a.ID)
+		}
+	}
+	who := "nobody registered"
+	switch s.Status {
+	case StatusEscalated:
+		who = "a human operator"
+	case StatusPendingVote:
+		who = "the eligible voters"
+	case StatusResolved:
+		return "nobody: it is resolved"
+	case StatusDetected, StatusResolving:
+		who = "a senior agent"
+	}
+	if len(ids) == 0 {
+		return "nobody registered can (" + who + " would)"
+	}
+	return fmt.Sprintf("%s (%s)", who, strings.Join(ids, ", "))
+}
