@@ -93,7 +93,18 @@ type Conflict struct {
 	Version     int64          `json:"version"`
 	Escalation  *Escalation    `json:"escalation,omitempty"`
 	VoteOpened  *Escalation    `json:"vote_opened,omitempty"`
-	Resolution  *Resolution    `json:"resolution,omitempty"`
+	// Rework is who sent the conflict back to its authors and the
+	// directive they were given (status resolving).
+	Rework *Escalation `json:"rework,omitempty"`
+	// Route is who the conflict waits for and until when, while it is
+	// escalated, put to a vote or sent back for rework.
+	Route *Route `json:"route,omitempty"`
+	// Proposal is what the agent who escalated it would do.
+	Proposal *Proposal `json:"proposal,omitempty"`
+	// ReworkOf is the conflict this one continues: an author's revision
+	// that still contradicts the other unit.
+	ReworkOf   string      `json:"rework_of,omitempty"`
+	Resolution *Resolution `json:"resolution,omitempty"`
 }
 
 // Other returns the unit of the pair that is not id, and whether id belongs

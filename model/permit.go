@@ -7,7 +7,9 @@ import "fmt"
 //
 //   - The field's conformance level must offer s (UNSUPPORTED_OPERATION).
 //   - detected and resolving conflicts are open to agents; escalated ones
-//     only to a human operator (authority 10); a pending vote only to
+//     only to a human operator (authority 10), and to the person they are
+//     routed to where the policy lets owners decide (NOT_PERMITTED,
+//     naming who may); a pending vote only to
 //     votes, or, where the policy allows an operator override, to a human
 //     operator's decision; a resolved conflict to nobody
 //     (INVALID_TRANSITION).
@@ -44,8 +46,12 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 				"%s is put to a vote; an operator override must settle it", c.ID)
 		}
 	case StatusEscalated:
-		if !a.IsHumanOperator() {
-			return Errorf(op, CodeInvalidTransition, "ask a human operator", "%s is escalated; only a human operator (authority 10) may decide it", c.ID)
+		if !a.IsHumanOperator() && !owns(p, a, c) {
+			who := "a human operator (authority 10)"
+			if r := c.Route; r != nil && r.Owner != "" && p.OwnersDecide {
+				who = r.Owner + ", its owner, or " + who
+			}
+			return Errorf(op, CodeNotPermitted, "ask "+who, "%s is escalated; only %s may decide it", c.ID, who)
 		}
 		if s == HumanEscalation {
 			return Errorf(op, CodeInvalidTransition, "decide it with another strategy", "%s is already escalated", c.ID)
@@ -54,7 +60,7 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 	if a.Authority < AuthorityStandard {
 		return Errorf(op, CodeNotPermitted, "", "%s has authority %d and may only read", a.ID, a.Authority)
 	}
-	if p.Level >= 3 && s != HumanEscalation && a.Authority < AuthoritySenior {
+	if p.Level >= 3 && s != HumanEscalation && a.Authority < AuthoritySenior && !owns(p, a, c) {
 		return Errorf(op, CodeNotPermitted, "escalate it with human_escalation instead",
 			"deciding a conflict needs authority %d (senior agent); %s has %d", AuthoritySenior, a.ID, a.Authority)
 	}
@@ -74,6 +80,12 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 		}
 	}
 	return nil
+}
+
+// owns reports whether a answers c as the person it is routed to, where
+// the policy lets owners decide.
+func owns(p Policy, a Agent, c Conflict) bool {
+	return p.OwnersDecide && c.Status == StatusEscalated && c.Route != nil && c.Route.Owner != "" && c.Route.Owner == a.ID
 }
 
 // Choice is a strategy offered to a person, and why it is not available

@@ -37,8 +37,8 @@ func TestPermitFollowsLevelStatusAndAuthority(t *testing.T) {
 		{"an observer only reads", p, observer, open, HumanEscalation, CodeNotPermitted},
 		{"nobody decides a resolved conflict", p, operator, with(StatusResolved), Dismiss, CodeInvalidTransition},
 		{"only votes settle a pending vote", p, operator, with(StatusPendingVote), LastWriteWins, CodeInvalidTransition},
-		{"an escalated conflict waits for a person", p, analyst, with(StatusEscalated), LastWriteWins, CodeInvalidTransition},
-		{"a program of authority 10 is no person", p, bot, with(StatusEscalated), LastWriteWins, CodeInvalidTransition},
+		{"an escalated conflict waits for a person", p, analyst, with(StatusEscalated), LastWriteWins, CodeNotPermitted},
+		{"a program of authority 10 is no person", p, bot, with(StatusEscalated), LastWriteWins, CodeNotPermitted},
 		{"a human operator decides an escalation", p, operator, with(StatusEscalated), LastWriteWins, ""},
 		{"an escalation is not escalated again", p, operator, with(StatusEscalated), HumanEscalation, CodeInvalidTransition},
 		{"the designated role decides by authority", p, analyst, open, Authority, ""},
@@ -74,6 +74,27 @@ func TestChoicesOfferEveryStrategyWithItsVerdict(t *testing.T) {
 		if refused := ch.Err != nil; refused != (ch.Strategy == HumanEscalation) {
 			t.Errorf("%s on an escalation: refused %v", ch.Strategy, refused)
 		}
+	}
+}
+
+func TestTheOwnerOfAnEscalationDecidesItWhereThePolicySays(t *testing.T) {
+	lead := Agent{ID: "lead-1", Role: "lead", Kind: KindHuman, Authority: AuthorityStandard}
+	c := Conflict{ID: "c1", Type: ConflictFactual, Status: StatusEscalated, Route: &Route{Owner: "lead-1"}}
+	p := DefaultPolicy()
+	err := Permit(lead, ConflictDetail{Conflict: c, Policy: p}, Dismiss)
+	if err == nil || err.Code != CodeNotPermitted || err.Message != "c1 is escalated; only a human operator (authority 10) may decide it" {
+		t.Errorf("an owner without owners_decide: %v", err)
+	}
+	p.OwnersDecide = true
+	if err := Permit(lead, ConflictDetail{Conflict: c, Policy: p}, Dismiss); err != nil {
+		t.Errorf("the owner with owners_decide: %v", err)
+	}
+	err = Permit(analyst, ConflictDetail{Conflict: c, Policy: p}, Dismiss)
+	if err == nil || err.Code != CodeNotPermitted || err.Message != "c1 is escalated; only lead-1, its owner, or a human operator (authority 10) may decide it" {
+		t.Errorf("another agent: %v", err)
+	}
+	if err := Permit(operator, ConflictDetail{Conflict: c, Policy: p}, Dismiss); err != nil {
+		t.Errorf("a human operator answers anything: %v", err)
 	}
 }
 

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // TieRule says what happens when a vote reaches quorum without a majority.
 type TieRule string
@@ -36,6 +39,21 @@ type Policy struct {
 	// OperatorOverride lets a human operator close a vote that has not
 	// reached its quorum with a decision of their own.
 	OperatorOverride bool `json:"operator_override"`
+	// Owners routes escalations of each conflict type to a person; a
+	// type without one goes to any human operator.
+	Owners map[ConflictType]string `json:"owners"`
+	// OwnersDecide lets the person an escalation is routed to decide it,
+	// whatever their authority.
+	OwnersDecide bool `json:"owners_decide"`
+	// EscalationTimeout is how long an escalation waits before its
+	// fallback executes; 0 for no deadline.
+	EscalationTimeout time.Duration `json:"escalation_timeout"`
+	// EscalationFallback is what executes then, unless the escalation
+	// names its own.
+	EscalationFallback Fallback `json:"escalation_fallback,omitempty"`
+	// VoteMinBallots is how many ballots a vote at its deadline needs for
+	// its majority to prevail; with fewer, its fallback executes.
+	VoteMinBallots int `json:"vote_min_ballots"`
 }
 
 // DefaultPolicy is what `arbiter init` writes unless told otherwise.
@@ -47,6 +65,8 @@ func DefaultPolicy() Policy {
 		VoterMinAuthority: AuthoritySenior,
 		AuthorityRoles:    map[ConflictType]string{},
 		Recusal:           true,
+		Owners:            map[ConflictType]string{},
+		VoteMinBallots:    1,
 	}
 }
 

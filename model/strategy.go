@@ -17,6 +17,10 @@ const (
 	// Dismiss is an arbiter extension: the two units do not really
 	// contradict each other; both stay active.
 	Dismiss Strategy = "dismiss"
+	// Rework is how a conflict sent back to its authors resolves: an
+	// author revised their unit (an arbiter extension; not a MERGE
+	// strategy anyone asks for).
+	Rework Strategy = "rework"
 )
 
 // Strategies lists every strategy in the order a person is offered them.

@@ -26,7 +26,7 @@ func TurnOf(p Policy, a Agent, s ConflictSummary, voted bool) Turn {
 	recused := p.RecusedFrom(a, s.AgentA, s.AgentB)
 	switch s.Status {
 	case StatusEscalated:
-		if a.IsHumanOperator() && p.Level >= 2 && !recused {
+		if (a.IsHumanOperator() || owns(p, a, s.Conflict)) && p.Level >= 2 && !recused {
 			return TurnDecide
 		}
 	case StatusPendingVote:

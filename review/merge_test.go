@@ -321,14 +321,15 @@ func TestEscalatedOnlyHumanOperatorDecides(t *testing.T) {
 	for _, tc := range []struct {
 		caller string
 		r      model.MergeRequest
+		code   model.Code
 	}{
-		{senior2, req(p.Conflict, model.ConfidenceWeighted, p.A, "clear enough")},
-		{lead1, req(p.Conflict, model.Authority, p.A, "the lead's call")},
-		{senior1, req(p.Conflict, model.Dismiss, "", "never mind")},
-		{operator, req(p.Conflict, model.HumanEscalation, "", "again")},
+		{senior2, req(p.Conflict, model.ConfidenceWeighted, p.A, "clear enough"), model.CodeNotPermitted},
+		{lead1, req(p.Conflict, model.Authority, p.A, "the lead's call"), model.CodeNotPermitted},
+		{senior1, req(p.Conflict, model.Dismiss, "", "never mind"), model.CodeNotPermitted},
+		{operator, req(p.Conflict, model.HumanEscalation, "", "again"), model.CodeInvalidTransition},
 	} {
 		_, err := f.Svc.Merge(context.Background(), tc.caller, tc.r)
-		rt.WantError(t, err, model.CodeInvalidTransition, "MERGE", true)
+		rt.WantError(t, err, tc.code, "MERGE", tc.code == model.CodeInvalidTransition)
 	}
 	if diff := before.Diff(rt.Snap(t, f.Path)); diff != "" {
 		t.Fatalf("refused decisions wrote:\n%s", diff)
