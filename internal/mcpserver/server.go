@@ -14,10 +14,13 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	"arbiter/model"
@@ -127,7 +130,17 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	}
 	cancel()
 	wg.Wait()
+	if hungUp(err) {
+		return nil
+	}
 	return err
+}
+
+// hungUp reports whether a session ended with the client gone: an answer
+// still in flight (such as the end of a subscriptions/listen stream)
+// found the pipe closed.
+func hungUp(err error) bool {
+	return errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
 func (s *Server) notice(format string, args ...any) {
