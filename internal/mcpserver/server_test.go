@@ -2,8 +2,10 @@ package mcpserver_test
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
@@ -11,6 +13,8 @@ import (
 	"arbiter/review"
 	"arbiter/review/reviewtest"
 	"arbiter/store"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The two agents of these tests: ana records first and may decide (6);
@@ -320,4 +324,50 @@ func TestNewRefusesAnAgentTheFieldDoesNotKnow(t *testing.T) {
 	f := reviewtest.New(t, reviewtest.Policy())
 	_, err := mcpserver.New(context.Background(), f.Svc, "nobody", mcpserver.Options{})
 	reviewtest.WantError(t, err, model.CodeAgentNotRegistered, model.OpAttune, true)
+}
+
+func TestASessionLeavesNothingRunningOnceTheClientHangsUp(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	p := f.Contradict(t, model.ConflictFactual, reviewtest.Side{By: ana}, reviewtest.Side{By: bob})
+	baseline := runtime.NumGoroutine()
+	for _, version := range []string{mcptest.Legacy, ""} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			c := mcptest.Serve(t, f.Path, ana, mcptest.Options{ProtocolVersion: version})
+			c.Subscribe(mcpserver.InboxURI)
+			c.Subscribe(mcpserver.ConflictURI(p.Conflict))
+			mcptest.Result[model.ConflictDetail](c, mcpserver.ToolConflict, map[string]any{"conflict_id": p.Conflict})
+		}) // its cleanup closes the client and waits for Run to return
+	}
+	deadline := time.Now().Add(mcptest.Wait)
+	for runtime.NumGoroutine() > baseline {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines left running after the sessions ended (%d before):\n%s",
+				runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestRunReturnsWhenItsContextEnds(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	srv, err := mcpserver.New(context.Background(), f.Svc, ana, mcpserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverT, clientT := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Run(ctx, serverT) }()
+	c := mcptest.Connect(t, clientT, mcptest.Options{})
+	c.Subscribe(mcpserver.InboxURI)
+	cancel() // as an interrupt does
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("Run = %v, want nil after its context ended", err)
+		}
+	case <-time.After(mcptest.Wait):
+		t.Fatal("Run did not return after its context ended")
+	}
 }
