@@ -116,6 +116,27 @@ func BenchmarkConflictTool(b *testing.B) {
 	})
 }
 
+// BenchmarkConflictsTool is the conflicts call an agent makes first: by
+// default the served agent's open conflicts, then the review queue, 50
+// rows.
+func BenchmarkConflictsTool(b *testing.B) {
+	benchFields(b, func(b *testing.B, path string) {
+		ctx := context.Background()
+		c := mcptest.Serve(b, path, benchAgent, mcptest.Options{})
+		var times []time.Duration
+		defer benchmetrics.CPUPerOp(b)()
+		for b.Loop() {
+			t := time.Now()
+			res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolConflicts, Arguments: map[string]any{}})
+			times = append(times, time.Since(t))
+			if err != nil || res.IsError {
+				b.Fatalf("conflicts: %v %s", err, mcptest.Text(res))
+			}
+		}
+		benchmetrics.Percentiles(b, times)
+	})
+}
+
 // BenchmarkInboxNotification is the time from another connection's commit
 // to the subscribed client's resources/updated for arbiter://inbox: an
 // agent records a unit contradicting one of the served agent's, which
