@@ -102,9 +102,6 @@ func New(ctx context.Context, svc *review.Service, agentID string, opts Options)
 	return s, nil
 }
 
-// Agent is the agent the server acts for.
-func (s *Server) Agent() model.Agent { return s.agent }
-
 // Run serves one client session over t until the client disconnects or
 // ctx ends, watching the field for changes meanwhile. It returns nil when
 // the client hung up or ctx ended, and waits for everything it started.
