@@ -78,6 +78,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
 	root.AddCommand(a.genCmd())
+	root.AddCommand(a.mcpCmd())
 	return root
 }
 

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"arbiter/fieldgen"
+	"arbiter/internal/benchmetrics"
+	"arbiter/internal/mcpserver"
+	"arbiter/internal/mcpserver/mcptest"
+	"arbiter/model"
+	"arbiter/review"
+	"arbiter/store"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkMCPConflictOverStdio is a `conflict` call's round trip from the
+// SDK's client to `arbiter mcp` in a subprocess, over its stdin and stdout
+// (docs/performance.md, "Agents over MCP"), on a different open conflict
+// each time: internal/mcpserver's BenchmarkConflictTool with a real
+// process and real pipes. The 1M field is a copy of ARBITER_BENCH_FIELD.
+//
+//	go test ./internal/cli -run '^$' -bench MCPConflictOverStdio -benchtime 200x
+func BenchmarkMCPConflictOverStdio(b *testing.B) {
+	run := func(b *testing.B, db string) {
+		ctx := context.Background()
+		st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		queue, err := review.New(st).List(ctx, model.ListQuery{Statuses: model.ReviewStatuses, Limit: 2000})
+		st.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command(bin, "mcp", "--db", db, "--as", "res-iris")
+		cmd.Env = cleanEnv()
+		c := mcptest.Connect(b, &mcp.CommandTransport{Command: cmd}, mcptest.Options{})
+		var times []time.Duration
+		i := 0
+		defer benchmetrics.CPUPerOp(b)() // the client's CPU only: the server is another process
+		for b.Loop() {
+			id := queue[i%len(queue)].ID
+			t := time.Now()
+			res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolConflict,
+				Arguments: map[string]any{"conflict_id": id}})
+			times = append(times, time.Since(t))
+			if err != nil || res.IsError {
+				b.Fatalf("conflict %s: %v %s", id, err, mcptest.Text(res))
+			}
+			i++
+		}
+		benchmetrics.Percentiles(b, times)
+	}
+	b.Run("10k", func(b *testing.B) {
+		db := filepath.Join(b.TempDir(), "field.db")
+		if _, err := fieldgen.Build(context.Background(), db,
+			fieldgen.Options{Units: 10_000, Conflicts: 4_000, Open: 3_000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		run(b, db)
+	})
+	b.Run("1M", func(b *testing.B) {
+		src := os.Getenv("ARBITER_BENCH_FIELD")
+		if src == "" {
+			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
+		}
+		db := filepath.Join(b.TempDir(), "field.db")
+		if err := benchmetrics.CopyFile(src, db); err != nil {
+			b.Fatal(err)
+		}
+		run(b, db)
+	})
+}
