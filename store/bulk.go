@@ -89,8 +89,8 @@ func (b *Bulk) Decision(c model.Conflict) error {
 	return nil
 }
 
-const setConflictSQL = `UPDATE conflicts SET (` + mutableCols + `, version) =
-	(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?`
+var setConflictSQL = `UPDATE conflicts SET (` + mutableCols + `, version) =
+	(` + mutablePlaces + `, ?) WHERE id = ?`
 
 // Ballot stores a voter's ballot (or replaces the voter's earlier one).
 func (b *Bulk) Ballot(v model.Ballot) error {

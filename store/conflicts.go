@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"arbiter/model"
@@ -14,7 +15,10 @@ const conflictCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description,
 	c.detected_at, c.epoch, c.version,
 	c.escalated_by, c.escalated_reason, c.escalated_epoch, c.escalated_at,
 	c.vote_opened_by, c.vote_reason, c.vote_opened_epoch, c.vote_opened_at,
-	c.strategy, c.winner_id, c.synthesis_unit_id, c.rationale, c.resolved_by, c.epoch_resolved, c.resolved_at`
+	c.strategy, c.winner_id, c.synthesis_unit_id, c.rationale, c.resolved_by, c.epoch_resolved, c.resolved_at,
+	c.owner, c.routed_at, c.deadline, c.fallback, c.reminded,
+	c.proposed_by, c.proposal_winner, c.proposal_synthesis,
+	c.rework_by, c.rework_reason, c.rework_epoch, c.rework_at, c.rework_of`
 
 type step struct {
 	by, reason, at sql.NullString
@@ -34,16 +38,23 @@ func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Confl
 	var esc, vote step
 	var strategy, winner, synth, rationale, resolvedBy, resolvedAt sql.NullString
 	var epochResolved sql.NullInt64
+	var rt routeText
+	var rework step
+	var reworkOf sql.NullString
 	dest := []any{&c.ID, &c.Type, &c.Status, &c.UnitA, &c.UnitB, &c.Description, &c.DetectedBy,
 		&detectedAt, &c.Epoch, &c.Version,
 		&esc.by, &esc.reason, &esc.epoch, &esc.at,
 		&vote.by, &vote.reason, &vote.epoch, &vote.at,
-		&strategy, &winner, &synth, &rationale, &resolvedBy, &epochResolved, &resolvedAt}
+		&strategy, &winner, &synth, &rationale, &resolvedBy, &epochResolved, &resolvedAt,
+		&rt.owner, &rt.since, &rt.deadline, &rt.fallback, &rt.reminded,
+		&rt.proposedBy, &rt.proposalWinner, &rt.proposalSynthesis,
+		&rework.by, &rework.reason, &rework.epoch, &rework.at, &reworkOf}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return c, err
 	}
 	c.DetectedAt = parseTime(detectedAt)
-	c.Escalation, c.VoteOpened = esc.value(), vote.value()
+	c.Escalation, c.VoteOpened, c.Rework = esc.value(), vote.value(), rework.value()
+	c.Route, c.Proposal, c.ReworkOf = rt.route(), rt.proposal(), reworkOf.String
 	if strategy.Valid {
 		c.Resolution = &model.Resolution{
 			Strategy: model.Strategy(strategy.String), WinnerID: strPtr(winner),
@@ -68,24 +79,86 @@ const conflictSQL = `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.id = ?
 const mutableCols = `status,
 	escalated_by, escalated_reason, escalated_epoch, escalated_at,
 	vote_opened_by, vote_reason, vote_opened_epoch, vote_opened_at,
-	strategy, winner_id, synthesis_unit_id, rationale, resolved_by, epoch_resolved, resolved_at`
+	strategy, winner_id, synthesis_unit_id, rationale, resolved_by, epoch_resolved, resolved_at,
+	owner, routed_at, deadline, remind_at, fallback, reminded,
+	proposed_by, proposal_winner, proposal_synthesis,
+	rework_by, rework_reason, rework_epoch, rework_at`
+
+// mutablePlaces is a placeholder for each of mutableCols.
+var mutablePlaces = "?" + strings.Repeat(", ?", strings.Count(mutableCols, ","))
 
 func mutableArgs(c model.Conflict) []any {
-	var esc, vote [4]any
-	if e := c.Escalation; e != nil {
-		esc = [4]any{e.By, e.Reason, e.Epoch, fmtTime(e.At)}
+	stepArgs := func(e *model.Escalation) [4]any {
+		if e == nil {
+			return [4]any{}
+		}
+		return [4]any{e.By, e.Reason, e.Epoch, fmtTime(e.At)}
 	}
-	if e := c.VoteOpened; e != nil {
-		vote = [4]any{e.By, e.Reason, e.Epoch, fmtTime(e.At)}
-	}
+	esc, vote, rework := stepArgs(c.Escalation), stepArgs(c.VoteOpened), stepArgs(c.Rework)
 	var res [7]any
 	if r := c.Resolution; r != nil {
 		res = [7]any{string(r.Strategy), nullable(r.WinnerID), nullable(r.SynthesisUnitID),
 			r.Rationale, r.ResolvedBy, r.EpochResolved, fmtTime(r.ResolvedAt)}
 	}
+	var route [6]any
+	if r := c.Route; r != nil {
+		route = [6]any{nullIfEmpty(r.Owner), fmtTime(r.Since), nullTimePtr(r.Deadline), nullTimePtr(r.RemindAt()),
+			nullIfEmpty(string(r.Fallback)), r.Reminded}
+	} else {
+		route[5] = 0
+	}
+	var prop [3]any
+	if p := c.Proposal; p != nil {
+		prop = [3]any{p.By, nullable(p.WinnerID), nullable(p.Synthesis)}
+	}
 	args := append([]any{string(c.Status)}, esc[:]...)
 	args = append(args, vote[:]...)
-	return append(args, res[:]...)
+	args = append(args, res[:]...)
+	args = append(args, route[:]...)
+	args = append(args, prop[:]...)
+	return append(args, rework[:]...)
+}
+
+// routeText is a conflict's route and proposal as their columns hold
+// them.
+type routeText struct {
+	owner, since, deadline, fallback              sql.NullString
+	reminded                                      sql.NullInt64
+	proposedBy, proposalWinner, proposalSynthesis sql.NullString
+}
+
+func (r routeText) route() *model.Route {
+	if !r.since.Valid {
+		return nil
+	}
+	out := &model.Route{Owner: r.owner.String, Since: parseTime(r.since.String), Fallback: model.Fallback(r.fallback.String),
+		Reminded: int(r.reminded.Int64)}
+	if r.deadline.Valid {
+		d := parseTime(r.deadline.String)
+		out.Deadline = &d
+	}
+	return out
+}
+
+func (r routeText) proposal() *model.Proposal {
+	if !r.proposedBy.Valid {
+		return nil
+	}
+	return &model.Proposal{By: r.proposedBy.String, WinnerID: strPtr(r.proposalWinner), Synthesis: strPtr(r.proposalSynthesis)}
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func nullTimePtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return fmtTime(*t)
 }
 
 // InsertConflict stores a new conflict at version 1. An empty c.ID gets the
@@ -106,15 +179,15 @@ func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
 	return c.ID, nil
 }
 
-const insertConflictSQL = `INSERT INTO conflicts (seq, id, type, unit_a, unit_b, description, detected_by,
-	detected_at, epoch, version, ` + mutableCols + `)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+var insertConflictSQL = `INSERT INTO conflicts (seq, id, type, unit_a, unit_b, description, detected_by,
+	detected_at, epoch, version, rework_of, ` + mutableCols + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` + mutablePlaces + `)`
 
 // conflictArgs are insertConflictSQL's arguments for c stored at seq (nil:
 // the next rowid).
 func conflictArgs(seq any, c model.Conflict) []any {
 	return append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
-		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch, c.Version}, mutableArgs(c)...)
+		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch, c.Version, nullIfEmpty(c.ReworkOf)}, mutableArgs(c)...)
 }
 
 // UpdateConflict writes c's status, escalation, vote and resolution if the
@@ -132,8 +205,8 @@ func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
 	return nil
 }
 
-const updateConflictSQL = `UPDATE conflicts SET (` + mutableCols + `) =
-	(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), version = version + 1
+var updateConflictSQL = `UPDATE conflicts SET (` + mutableCols + `) =
+	(` + mutablePlaces + `), version = version + 1
 	WHERE id = ? AND version = ?`
 
 // ConflictsOfUnit lists the conflicts that unit id is part of.
@@ -210,7 +283,7 @@ func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) erro
 // Each conflict row carries its units' authors and its ballot counts
 // (migration 3), so no query here joins. The review queue — escalated and
 // pending_vote, the default of the screen and of list — is one scan of
-// conflicts_review, which holds those conflicts in queue order, each row
+// conflicts_queue, which holds those conflicts in queue order, each row
 // packed: on a million-unit field that reads a few hundred pages instead
 // of one page per conflict. Other statuses pick a page from the status
 // and epoch indexes first, then read only its rows.
@@ -224,7 +297,7 @@ func listConflictsSQL(q model.ListQuery) (query string, args []any, packed bool)
 	if review {
 		// The index's expression and condition, word for word: SQLite
 		// matches them as written, and its table has no alias here.
-		cols, from = reviewRow, `conflicts INDEXED BY conflicts_review`
+		cols, from = queueRow, `conflicts INDEXED BY conflicts_queue`
 		where = append(where, `status IN ('escalated', 'pending_vote')`)
 	}
 	if len(q.Statuses) > 0 && (!review || len(q.Statuses) < len(model.ReviewStatuses)) {
@@ -275,7 +348,7 @@ func listConflictsSQL(q model.ListQuery) (query string, args []any, packed bool)
 // matches nearly everything and costs the most).
 //
 // On the review queue the row's columns are matched all at once in its
-// packed text, which conflicts_review holds: no row of the table is read
+// packed text, which conflicts_queue holds: no row of the table is read
 // for them (a third of a keystroke's time on a million-unit field). The
 // packed text holds a little more than the queue shows — the escalation's
 // and the vote's reasons, times and numbers — which a word may match too.
@@ -286,7 +359,7 @@ func searchWord(word string, packed bool) (string, []any) {
 		OR lower(agent_a) LIKE ? ESCAPE '\' OR lower(agent_b) LIKE ? ESCAPE '\' OR lower(description) LIKE ? ESCAPE '\'`
 	args := []any{like, like, like, like, like, like, like, like}
 	if packed {
-		cond, args = `(lower(`+reviewRow+`) LIKE ? ESCAPE '\'`, []any{like}
+		cond, args = `(lower(`+queueRow+`) LIKE ? ESCAPE '\'`, []any{like}
 	}
 	if utf8.RuneCountInString(word) >= 2 {
 		cond += ` OR seq IN (SELECT rowid FROM conflicts_text WHERE conflicts_text MATCH ?)`

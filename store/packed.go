@@ -11,7 +11,7 @@ import (
 // Reading a column through the driver costs about as much as SQLite's
 // whole scan of a row of the queue (each value is two or three calls into
 // SQLite, each taking its mutex), so the review queue is read as one text
-// per row instead of thirty-one values: conflicts_review stores the text,
+// per row instead of thirty-one values: conflicts_queue stores the text,
 // computed by SQLite as the row enters the index, and the scan reads it
 // from the index alone. On a million-unit field that made reading the
 // 10,000 open conflicts 18 ms instead of 100.
@@ -26,8 +26,8 @@ func packColumns(cols []string) string {
 	return strings.Join(parts, " || ")
 }
 
-// scanPacked reads a queue row packed as reviewRow packs it: the same
-// values scanConflict and EachConflict read from reviewCols' columns.
+// scanPacked reads a queue row packed as queueRow packs it: the same
+// values scanConflict and EachConflict read from queueCols' columns.
 func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	u := unpacker{rest: text}
 	var s model.ConflictSummary
@@ -55,6 +55,15 @@ func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	s.AgentB = u.str()
 	s.RoleB = u.str()
 	forA, forB := u.int(), u.int()
+	owner, since, deadline, fallback, reminded := u.str(), u.ptr(), u.ptr(), u.str(), u.int()
+	if since != nil {
+		r := &model.Route{Owner: owner, Since: parseTime(*since), Fallback: model.Fallback(fallback), Reminded: int(reminded)}
+		if deadline != nil {
+			d := parseTime(*deadline)
+			r.Deadline = &d
+		}
+		c.Route = r
+	}
 	if u.err == nil && u.rest != "" {
 		u.err = fmt.Errorf("more than %d values", u.n)
 	}

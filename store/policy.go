@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"time"
 
 	"arbiter/model"
 )
@@ -10,34 +11,47 @@ import (
 func (t *Tx) Policy() (model.Policy, error) {
 	var p model.Policy
 	var roles string
-	err := t.row(`SELECT level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override FROM policy WHERE id = 1`).
-		Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles, &p.Recusal, &p.OperatorOverride)
+	var timeoutMS int64
+	err := t.row(`SELECT level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override,
+		owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots FROM policy WHERE id = 1`).
+		Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles, &p.Recusal, &p.OperatorOverride,
+			&p.OwnersDecide, &timeoutMS, &p.EscalationFallback, &p.VoteMinBallots)
 	// (Fields of an older format are upgraded as they open, so the
 	// columns are there.)
 	if err != nil {
 		return p, notFound(err)
 	}
+	p.EscalationTimeout = time.Duration(timeoutMS) * time.Millisecond
+	if p.Owners, err = t.typeMap(`SELECT conflict_type, owner FROM owners`); err != nil {
+		return p, err
+	}
 	if err := json.Unmarshal([]byte(roles), &p.VoterRoles); err != nil {
 		return p, err
 	}
-	p.AuthorityRoles = map[model.ConflictType]string{}
-	rows, err := t.query(`SELECT conflict_type, role FROM authority_roles`)
+	p.AuthorityRoles, err = t.typeMap(`SELECT conflict_type, role FROM authority_roles`)
+	return p, err
+}
+
+// typeMap reads a table of (conflict type, text) rows.
+func (t *Tx) typeMap(query string) (map[model.ConflictType]string, error) {
+	out := map[model.ConflictType]string{}
+	rows, err := t.query(query)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var ct, role string
-		if err := rows.Scan(&ct, &role); err != nil {
-			return p, err
+		var ct, v string
+		if err := rows.Scan(&ct, &v); err != nil {
+			return nil, err
 		}
-		p.AuthorityRoles[model.ConflictType(ct)] = role
+		out[model.ConflictType(ct)] = v
 	}
-	return p, rows.Err()
+	return out, rows.Err()
 }
 
-// formatPolicyOptions is the field format that added recusal and
-// operator_override.
+// formatPolicyOptions is the field format that added recusal,
+// operator_override, owners and the escalation defaults.
 const formatPolicyOptions = 4
 
 // SetPolicy replaces the field's governance.
@@ -55,8 +69,19 @@ func (t *Tx) SetPolicy(p model.Policy) error {
 		return err
 	}
 	if Version >= formatPolicyOptions {
-		if _, err := t.exec(`UPDATE policy SET recusal = ?, operator_override = ? WHERE id = 1`, p.Recusal, p.OperatorOverride); err != nil {
+		if _, err := t.exec(`UPDATE policy SET recusal = ?, operator_override = ?, owners_decide = ?,
+			escalation_timeout_ms = ?, escalation_fallback = ?, vote_min_ballots = ? WHERE id = 1`,
+			p.Recusal, p.OperatorOverride, p.OwnersDecide, p.EscalationTimeout.Milliseconds(),
+			string(p.EscalationFallback), max(1, p.VoteMinBallots)); err != nil {
 			return err
+		}
+		if _, err := t.exec(`DELETE FROM owners`); err != nil {
+			return err
+		}
+		for ct, owner := range p.Owners {
+			if _, err := t.exec(`INSERT INTO owners (conflict_type, owner) VALUES (?, ?)`, string(ct), owner); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := t.exec(`DELETE FROM authority_roles`); err != nil {

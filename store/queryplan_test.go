@@ -99,10 +99,10 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 			// An index scan is fine when it yields the rows in order, so
 			// that LIMIT stops it; one sorted afterwards (a sort in the
 			// same query) reads everything.
-			// conflicts_review holds only the conflicts open for review:
+			// conflicts_queue holds only the conflicts open for review:
 			// all of it is what the queue asks for.
 			if table, ok := indexScan(step.detail); ok && !tinyTables[table] && sorted(plan, step.parent) &&
-				!strings.HasSuffix(step.detail, "INDEX conflicts_review") {
+				!strings.HasSuffix(step.detail, "INDEX conflicts_queue") {
 				t.Errorf("%s reads all of %s through an index, then sorts it: %q\nquery: %s", q.name, table, step.detail, q.sql)
 			}
 		}
@@ -110,7 +110,7 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 }
 
 // TestReviewQueueIsOneIndexScan pins the review queue's plan: one scan of
-// conflicts_review in queue order, no join, no sort, and no read of the
+// conflicts_queue in queue order, no join, no sort, and no read of the
 // table, a search's too (it matches the packed rows, and looks its words
 // up in conflicts_text once).
 func TestReviewQueueIsOneIndexScan(t *testing.T) {
@@ -120,7 +120,7 @@ func TestReviewQueueIsOneIndexScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	const covering = "SCAN conflicts USING COVERING INDEX conflicts_review"
+	const covering = "SCAN conflicts USING COVERING INDEX conflicts_queue"
 	for _, c := range []struct {
 		q    model.ListQuery
 		want string

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +49,8 @@ func queueField(t *testing.T, path string) *Store {
 	return st
 }
 
-// queueRow is c1 as the review queue lists it.
-func queueRow(t *testing.T, st *Store) model.ConflictSummary {
+// listedRow is c1 as the review queue lists it.
+func listedRow(t *testing.T, st *Store) model.ConflictSummary {
 	t.Helper()
 	var rows []model.ConflictSummary
 	err := st.Read(context.Background(), func(tx *Tx) (err error) {
@@ -79,7 +82,7 @@ func TestQueueRowFollowsBallots(t *testing.T) {
 	ctx := context.Background()
 	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
 	defer st.Close()
-	wantRow(t, queueRow(t, st), 0, 0)
+	wantRow(t, listedRow(t, st), 0, 0)
 
 	ballot := func(voter, choice string) {
 		t.Helper()
@@ -91,26 +94,26 @@ func TestQueueRowFollowsBallots(t *testing.T) {
 		}
 	}
 	ballot("a1", "u1")
-	wantRow(t, queueRow(t, st), 1, 0)
+	wantRow(t, listedRow(t, st), 1, 0)
 	ballot("a2", "u1")
-	wantRow(t, queueRow(t, st), 2, 0)
+	wantRow(t, listedRow(t, st), 2, 0)
 	ballot("a2", "u2") // a changed ballot moves, it is not counted twice
-	wantRow(t, queueRow(t, st), 1, 1)
+	wantRow(t, listedRow(t, st), 1, 1)
 
 	// A program writing the file with SQL of its own is counted the same.
 	if _, err := st.db.ExecContext(ctx, `UPDATE votes SET choice = 'u2' WHERE voter_id = 'a1'`); err != nil {
 		t.Fatal(err)
 	}
-	wantRow(t, queueRow(t, st), 0, 2)
+	wantRow(t, listedRow(t, st), 0, 2)
 	if _, err := st.db.ExecContext(ctx, `DELETE FROM votes WHERE voter_id = 'a2'`); err != nil {
 		t.Fatal(err)
 	}
-	wantRow(t, queueRow(t, st), 0, 1)
+	wantRow(t, listedRow(t, st), 0, 1)
 
 	if err := st.Write(ctx, func(tx *Tx) error { return tx.ClearBallots("c1") }); err != nil {
 		t.Fatal(err)
 	}
-	wantRow(t, queueRow(t, st), 0, 0)
+	wantRow(t, listedRow(t, st), 0, 0)
 }
 
 // The counts per status follow every insert, change of status and
@@ -157,19 +160,30 @@ func TestCountsFollowTheConflicts(t *testing.T) {
 func TestMigrationFillsTheQueueColumns(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "field.db")
-	Version = 2
-	t.Cleanup(func() { Version = len(migrations) })
-	st := queueField(t, path)
-	err := st.Write(ctx, func(tx *Tx) error {
-		return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a2", Choice: "u2", Rationale: "why", Epoch: 4})
-	})
-	st.Close()
-	Version = len(migrations)
+	// A field of format 2, written as that format's arbiter wrote it.
+	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, q := range append(slices.Clone(migrations[:2]), fmt.Sprintf("PRAGMA application_id = %d", ApplicationID), "PRAGMA user_version = 2",
+		`INSERT INTO policy (id, level, quorum, tie, voter_min_authority) VALUES (1, 3, 3, 'escalate', 6)`,
+		`INSERT INTO agents (id, role, kind, authority, status, registered_at, epoch) VALUES
+			('a1', 'r1', 'agent', 6, 'idle', '2026-01-01T00:00:00Z', 1), ('a2', 'r2', 'agent', 6, 'idle', '2026-01-01T00:00:00Z', 1)`,
+		`INSERT INTO units (seq, id, mode, type, content, intent_purpose, confidence_evidence, confidence_assumptions,
+			agent_id, agent_role, recorded_at, status, epoch) VALUES
+			(1, 'u1', 'committed', 'finding', 'c', 'p', '[]', '[]', 'a1', 'r1', '2026-01-01T00:00:00Z', 'active', 1),
+			(2, 'u2', 'committed', 'finding', 'c', 'p', '[]', '[]', 'a2', 'r2', '2026-01-01T00:00:00Z', 'active', 2)`,
+		`INSERT INTO conflicts (seq, id, type, status, unit_a, unit_b, detected_by, detected_at, epoch)
+			VALUES (1, 'c1', 'factual', 'pending_vote', 'u1', 'u2', 'explicit', '2026-01-01T00:00:00Z', 3)`,
+		`INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at) VALUES ('c1', 'a2', 'u2', 'why', 4, '2026-01-01T00:00:00Z')`,
+	) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
 
-	st, err = Open(ctx, path, Options{})
+	st, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +192,7 @@ func TestMigrationFillsTheQueueColumns(t *testing.T) {
 	if err := st.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != Version {
 		t.Fatalf("format %d (%v), want %d", v, err, Version)
 	}
-	wantRow(t, queueRow(t, st), 0, 1)
+	wantRow(t, listedRow(t, st), 0, 1)
 	var counts map[model.ConflictStatus]int
 	if err := st.Read(ctx, func(tx *Tx) (err error) { counts, err = tx.CountConflicts(); return err }); err != nil {
 		t.Fatal(err)
@@ -238,7 +252,7 @@ func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
 }
 
 func TestPackedRowRefusesDamage(t *testing.T) {
-	good := strings.Repeat("-", len(reviewCols)-2) + "1:21:3"
+	good := strings.Repeat("-", len(reviewCols)-2) + "1:21:3" + strings.Repeat("-", len(queueCols)-len(reviewCols))
 	if _, forA, forB, err := scanPacked(good); err != nil || forA != 2 || forB != 3 {
 		t.Fatalf("%q: %d and %d (%v), want 2 and 3", good, forA, forB, err)
 	}

@@ -1,5 +1,7 @@
 package store
 
+import "slices"
+
 // ApplicationID marks a SQLite file as an arbiter field ("ARBT"), in the
 // database header where any SQLite reader can see it.
 const ApplicationID = 0x41524254
@@ -254,6 +256,37 @@ CREATE TRIGGER conflicts_text_units AFTER UPDATE OF content ON units BEGIN
 	INSERT INTO conflicts_text (rowid, body)
 		SELECT seq, ` + conflictText("conflicts") + ` FROM conflicts WHERE unit_a = NEW.id OR unit_b = NEW.id;
 END;
+
+ALTER TABLE policy ADD COLUMN owners_decide INTEGER NOT NULL DEFAULT 0 CHECK (owners_decide IN (0, 1));
+ALTER TABLE policy ADD COLUMN escalation_timeout_ms INTEGER NOT NULL DEFAULT 0 CHECK (escalation_timeout_ms >= 0);
+ALTER TABLE policy ADD COLUMN escalation_fallback TEXT NOT NULL DEFAULT '';
+ALTER TABLE policy ADD COLUMN vote_min_ballots INTEGER NOT NULL DEFAULT 1 CHECK (vote_min_ballots >= 1);
+CREATE TABLE owners (
+	conflict_type TEXT PRIMARY KEY CHECK (conflict_type IN ('factual', 'interpretive', 'strategic', 'priority')),
+	owner         TEXT NOT NULL
+);
+
+ALTER TABLE conflicts ADD COLUMN owner              TEXT;
+ALTER TABLE conflicts ADD COLUMN routed_at          TEXT;
+ALTER TABLE conflicts ADD COLUMN deadline           TEXT;
+ALTER TABLE conflicts ADD COLUMN remind_at          TEXT;
+ALTER TABLE conflicts ADD COLUMN fallback           TEXT;
+ALTER TABLE conflicts ADD COLUMN reminded           INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE conflicts ADD COLUMN proposed_by        TEXT;
+ALTER TABLE conflicts ADD COLUMN proposal_winner    TEXT;
+ALTER TABLE conflicts ADD COLUMN proposal_synthesis TEXT;
+ALTER TABLE conflicts ADD COLUMN rework_by          TEXT;
+ALTER TABLE conflicts ADD COLUMN rework_reason      TEXT;
+ALTER TABLE conflicts ADD COLUMN rework_epoch       INTEGER;
+ALTER TABLE conflicts ADD COLUMN rework_at          TEXT;
+ALTER TABLE conflicts ADD COLUMN rework_of          TEXT;
+CREATE INDEX conflicts_deadline ON conflicts (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX conflicts_remind ON conflicts (remind_at) WHERE remind_at IS NOT NULL AND reminded = 0;
+CREATE INDEX conflicts_rework_of ON conflicts (rework_of) WHERE rework_of IS NOT NULL;
+
+DROP INDEX conflicts_review;
+CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, owner, deadline, remind_at, agent_a, agent_b, (` + queueRow + `))
+	WHERE status IN ('escalated', 'pending_vote');
 `,
 }
 
@@ -270,21 +303,28 @@ const countBallots = `
 	votes_a = (SELECT count(*) FROM votes v WHERE v.conflict_id = conflicts.id AND v.choice = conflicts.unit_a),
 	votes_b = (SELECT count(*) FROM votes v WHERE v.conflict_id = conflicts.id AND v.choice = conflicts.unit_b)`
 
-// reviewRow is a queue row packed into one text, as conflicts_review
-// stores it: for each of reviewCols, '-' if it is NULL, else its length
-// in bytes, ':' and its text. Never change it (migration 3 is released):
-// SQLite reads the packed rows from the index only for a query that
-// spells the expression the same way.
+// reviewRow is a queue row packed into one text, as migration 3's
+// conflicts_review stored it: for each of reviewCols, '-' if it is NULL,
+// else its length in bytes, ':' and its text. Never change it (migration
+// 3 is released and builds the index from it); queueRow replaced it.
 var reviewRow = packColumns(reviewCols)
 
-// reviewCols are a queue row's columns, in the order Tx.EachConflict
-// scans them: the conflict's, its units' authors, its ballot counts.
 var reviewCols = []string{"id", "type", "status", "unit_a", "unit_b", "description", "detected_by",
 	"detected_at", "epoch", "version",
 	"escalated_by", "escalated_reason", "escalated_epoch", "escalated_at",
 	"vote_opened_by", "vote_reason", "vote_opened_epoch", "vote_opened_at",
 	"strategy", "winner_id", "synthesis_unit_id", "rationale", "resolved_by", "epoch_resolved", "resolved_at",
 	"agent_a", "role_a", "agent_b", "role_b", "votes_a", "votes_b"}
+
+// queueRow is a queue row packed into one text, as conflicts_queue
+// (migration 4) stores it, packed as reviewRow was. Never change it once
+// released: SQLite reads the packed rows from the index only for a query
+// that spells the expression the same way.
+var queueRow = packColumns(queueCols)
+
+// queueCols are a queue row's columns, in the order Tx.EachConflict scans
+// them: the conflict's, its units' authors, its ballot counts, its route.
+var queueCols = append(slices.Clone(reviewCols), "owner", "routed_at", "deadline", "fallback", "reminded")
 
 // Version is the field format this arbiter writes.
 var Version = len(migrations)

@@ -191,7 +191,10 @@ func TestPolicyRoundTrips(t *testing.T) {
 	st := newStore(t)
 	want := model.Policy{Level: 2, Quorum: 5, Tie: model.TieStay, VoterMinAuthority: 4,
 		VoterRoles:     []string{"lead", "senior"},
-		AuthorityRoles: map[model.ConflictType]string{model.ConflictFactual: "lead", model.ConflictPriority: "pm"}}
+		AuthorityRoles: map[model.ConflictType]string{model.ConflictFactual: "lead", model.ConflictPriority: "pm"},
+		Recusal:        true, OperatorOverride: true,
+		Owners: map[model.ConflictType]string{model.ConflictStrategic: "maya"}, OwnersDecide: true,
+		EscalationTimeout: 4 * time.Hour, EscalationFallback: "escalate:raf", VoteMinBallots: 2}
 	write(t, st, func(tx *store.Tx) error { return tx.SetPolicy(want) })
 	read(t, st, func(tx *store.Tx) error {
 		got, err := tx.Policy()
