@@ -1,0 +1,115 @@
+package threeway
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// document writes a markdown text of about size bytes: sections with a
+// heading, a paragraph, a list, a table and a code block, as units are.
+func document(size int) string {
+	words := strings.Fields(`the ledger settles every payment twice during dual write while the recon
+		job compares both sides nightly and reports drift by class of payment currency capture and day`)
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for s := 1; b.Len() < size; s++ {
+		fmt.Fprintf(&b, "## Section %d\n\n", s)
+		for l := 0; l < 4; l++ {
+			for w := 0; w < 14; w++ {
+				b.WriteString(words[r.IntN(len(words))] + " ")
+			}
+			b.WriteString("end.\n")
+		}
+		b.WriteString("\n")
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(&b, "- item %d of section %d: %s %s\n", i, s, words[r.IntN(len(words))], words[r.IntN(len(words))])
+		}
+		b.WriteString("\n| region | p99 | runs |\n|---|---:|---:|\n")
+		for i := 0; i < 3; i++ {
+			fmt.Fprintf(&b, "| region-%d | %d ms | %d |\n", i, 30+r.IntN(40), 10+r.IntN(20))
+		}
+		fmt.Fprintf(&b, "\n```sh\nbench --section %d --runs %d --warm\n```\n\n", s, r.IntN(50))
+	}
+	return b.String()
+}
+
+// revise changes one word in every `every` words from the word at offset
+// on, the way a revision touches a long text here and there.
+func revise(s, tag string, offset, every int) string {
+	fields := strings.SplitAfter(s, " ")
+	for i := offset; i < len(fields); i += every {
+		if strings.ContainsAny(fields[i], "\n|`#") {
+			continue
+		}
+		fields[i] = tag + strings.TrimLeft(fields[i], "ab") // keeps the trailing space
+	}
+	return strings.Join(fields, "")
+}
+
+func TestLongTextsWithScatteredChangesStayFineGrained(t *testing.T) {
+	base := document(20_000)
+	a := revise(base, "a", 3, 23)
+	b := revise(base, "b", 11, 23)
+	c := Compare(base, a, b)
+	checkJoins(t, c, base, a, b)
+	nA, nB := c.Count(ChangedA), c.Count(ChangedB)
+	t.Logf("%d bytes: %d regions changed by A, %d by B, %d disputed", len(base), nA, nB, c.Count(Disputed))
+	// Each side changes well over a hundred words apart from the other's:
+	// lcs alone stops after about a hundred differences.
+	if nA < 100 || nB < 100 || c.Count(Disputed) != 0 {
+		t.Fatalf("%d regions changed by A, %d by B, %d disputed: the changes ran together", nA, nB, c.Count(Disputed))
+	}
+	text, n := c.Suggest()
+	if n != 0 || text != revise(a, "b", 11, 23) {
+		t.Fatalf("the suggestion (%d alternatives) is not both revisions applied", n)
+	}
+	if text, _ := Compare(base, a, base).Suggest(); text != a {
+		t.Fatal("with B unchanged, the suggestion is not A")
+	}
+}
+
+// benchTexts are a 20 KB ancestor and two 20 KB revisions of it, each
+// changing about one word in 40, a few of them the same words.
+func benchTexts() (base, a, b string) {
+	base = document(20_000)
+	return base, revise(base, "a", 3, 41), revise(base, "b", 17, 37)
+}
+
+func BenchmarkCompare20KB(b *testing.B) {
+	base, x, y := benchTexts()
+	b.SetBytes(int64(len(base) + len(x) + len(y)))
+	for b.Loop() {
+		Compare(base, x, y)
+	}
+}
+
+func BenchmarkCompareAndAnnotate20KB(b *testing.B) {
+	base, x, y := benchTexts()
+	b.SetBytes(int64(len(base) + len(x) + len(y)))
+	for b.Loop() {
+		_ = Compare(base, x, y).Annotated()
+	}
+}
+
+func BenchmarkCompareAndRows20KB(b *testing.B) {
+	base, x, y := benchTexts()
+	for b.Loop() {
+		_ = Compare(base, x, y).Rows()
+	}
+}
+
+func BenchmarkSuggest20KB(b *testing.B) {
+	base, x, y := benchTexts()
+	for b.Loop() {
+		Compare(base, x, y).Suggest()
+	}
+}
+
+func BenchmarkCompareTwo20KB(b *testing.B) {
+	_, x, y := benchTexts()
+	for b.Loop() {
+		_ = CompareTwo(x, y).Annotated()
+	}
+}
