@@ -15,13 +15,20 @@ import (
 )
 
 func (a *app) showCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, threeWay, suggest bool
 	cmd := &cobra.Command{
 		Use:   "show CONFLICT",
 		Short: "Show a conflict: both units, votes, resolution, what each rule picks, its history",
 		Long: `Show everything known of one conflict. The version it prints is what
 merge and vote take as --expect-version, so that a decision made on what you
-read is refused if someone else decided first. --json prints the detail object.`,
+read is refused if someone else decided first. --json prints the detail object.
+
+--three-way prints both units' texts against their common ancestor (the
+earlier unit both revise through supersedes relations), marking what A
+changed, what B changed and what both changed differently; without an
+ancestor it compares the two. --suggest prints the suggested synthesis,
+ready for merge --strategy synthesis --synthesis-file -. See
+docs/three-way.md.`,
 		Args: exactArgs(1, "one conflict id"),
 		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, args []string) error {
 			d, err := svc.Detail(ctx, args[0])
@@ -31,11 +38,26 @@ read is refused if someone else decided first. --json prints the detail object.`
 			if asJSON {
 				return jsonout.Write(a.stdout, d)
 			}
+			if threeWay || suggest {
+				c, base, err := comparison(ctx, svc, d)
+				if err != nil {
+					return err
+				}
+				if suggest {
+					printSuggestion(a.stdout, a.stderr, d, c)
+				} else {
+					printThreeWay(a.stdout, d, c, base)
+				}
+				return nil
+			}
 			printDetail(a.stdout, d, time.Now())
 			return nil
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&threeWay, "three-way", false, "compare both units with their common ancestor, word by word")
+	cmd.Flags().BoolVar(&suggest, "suggest", false, "print the suggested synthesis of both units")
+	cmd.MarkFlagsMutuallyExclusive("json", "three-way", "suggest")
 	return cmd
 }
 
@@ -49,6 +71,9 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 	}
 	fmt.Fprintf(w, "\n%s\n", indentBlock(c.Description, "  "))
 	fmt.Fprintf(w, "\ndetected   %s at epoch %d, %s\n", clean(string(c.DetectedBy)), c.Epoch, when(c.DetectedAt, now))
+	if anc := d.Ancestor; anc != nil {
+		fmt.Fprintf(w, "ancestor   %s: A %s, B %s (show --three-way compares them)\n", clean(anc.UnitID), lineage(anc.PathA), lineage(anc.PathB))
+	}
 	if e := c.Escalation; e != nil {
 		fmt.Fprintf(w, "escalated  by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
 	}
