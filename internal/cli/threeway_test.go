@@ -121,7 +121,7 @@ func TestSuggestionWithAlternativesIsAcceptedWithANote(t *testing.T) {
 	db := revisedField(t, latencyBase, latencyA, latencyB)
 	r := arbiter(t, "--db", db, "show", "conflict-001", "--suggest")
 	wantExit(t, r, 0)
-	want := "# Latency\n\n<<<<<<< A\n- p99 is 55 ms in production\n=======\n- p99 is 38 ms in production\n>>>>>>> B\n" +
+	want := "# Latency\n\n<<<<<<< A\n- p99 is 55 ms in production\n=======\n- p99 is 38 ms in the lab\n>>>>>>> B\n" +
 		"- runs: 12\n\n| region | p99 |\n|---|---|\n| eu | 52 ms |\n"
 	if r.stdout != want {
 		t.Fatalf("show --suggest:\n%s\nwant:\n%s", r.stdout, want)

@@ -102,7 +102,7 @@ func Compare(base, a, b string) Comparison {
 		pos = end
 	}
 	out.same(join(tb.toks[pos:]))
-	return Comparison{ThreeWay: true, Regions: out.coalesce()}
+	return Comparison{ThreeWay: true, Regions: regions(out.coalesce()).trimSpaces(true)}
 }
 
 // CompareTwo compares a and b word by word, without an ancestor: what
@@ -120,7 +120,7 @@ func CompareTwo(a, b string) Comparison {
 	for i := range out {
 		out[i].Base = ""
 	}
-	return Comparison{Regions: out.coalesce()}
+	return Comparison{Regions: regions(out.coalesce()).trimSpaces(false)}
 }
 
 type regions []Region
@@ -238,6 +238,80 @@ func (rs regions) coalesce() []Region {
 		out = append(out, r)
 	}
 	return out
+}
+
+// trimSpaces moves the spaces every version of a changed region begins
+// or ends with out of it, into unchanged text beside it: where equally
+// good alignments differ only in which space they match, the change
+// holds the words and not the space.
+func (rs regions) trimSpaces(threeWay bool) regions {
+	out := make(regions, 0, len(rs))
+	for _, r := range rs {
+		if r.Change == Unchanged {
+			out.add(r)
+			continue
+		}
+		texts := []*string{&r.A, &r.B}
+		if threeWay {
+			texts = append(texts, &r.Base)
+		}
+		lead, trail := commonSpace(texts, strings.HasPrefix), commonSpace(texts, strings.HasSuffix)
+		if lead+trail > 0 && lead+trail >= minLen(texts) {
+			trail = 0 // never empty a version: leave its text a space
+			if lead >= minLen(texts) {
+				lead = 0
+			}
+		}
+		pad := func(n int) Region {
+			sp := strings.Repeat(" ", n)
+			if !threeWay {
+				return Region{Change: Unchanged, A: sp, B: sp}
+			}
+			return Region{Change: Unchanged, Base: sp, A: sp, B: sp}
+		}
+		for _, t := range texts {
+			*t = (*t)[lead : len(*t)-trail]
+		}
+		if lead > 0 {
+			out.add(pad(lead))
+		}
+		out.add(r)
+		if trail > 0 {
+			out.add(pad(trail))
+		}
+	}
+	// Spaces moved out join the unchanged text beside them.
+	joined := out[:0]
+	for _, r := range out {
+		if n := len(joined); n > 0 && r.Change == Unchanged && joined[n-1].Change == Unchanged {
+			joined[n-1] = joinRegions(joined[n-1], r)
+			continue
+		}
+		joined = append(joined, r)
+	}
+	return joined
+}
+
+// commonSpace is how many spaces every text begins (or ends) with.
+func commonSpace(texts []*string, has func(s, affix string) bool) int {
+	n := 0
+	for {
+		sp := strings.Repeat(" ", n+1)
+		for _, t := range texts {
+			if !has(*t, sp) {
+				return n
+			}
+		}
+		n++
+	}
+}
+
+func minLen(texts []*string) int {
+	m := len(*texts[0])
+	for _, t := range texts[1:] {
+		m = min(m, len(*t))
+	}
+	return m
 }
 
 func joinRegions(r, s Region) Region {

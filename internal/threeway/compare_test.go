@@ -95,7 +95,7 @@ p99 is 40 ms in the lab.
 p99 is 40 ms in the lab.
 
 <<<<<<< A
-- runs: 14 hourly
+- runs: 14 nightly
 =======
 - runs: 12 hourly
 >>>>>>> B
@@ -115,12 +115,12 @@ p99 is 40 ms in the lab.
 			wantRegions: map[Change]int{Disputed: 3, ChangedA: 0, ChangedB: 1},
 		},
 		{
-			name:       "a disputed line keeps the settled changes in both alternatives",
+			name:       "a disputed line is offered as each side wrote it",
 			base:       "p99 is 40 ms in the lab.\n",
 			a:          "p99 is 55 ms in production.\n",
 			b:          "p99 is 38 ms in the lab.\n",
 			annotated:  "p99 is [base: 40][A: 55][B: 38] ms in [base: the lab][A: production].\n",
-			suggestion: "<<<<<<< A\np99 is 55 ms in production.\n=======\np99 is 38 ms in production.\n>>>>>>> B\n",
+			suggestion: "<<<<<<< A\np99 is 55 ms in production.\n=======\np99 is 38 ms in the lab.\n>>>>>>> B\n",
 			unsettled:  1,
 		},
 		{

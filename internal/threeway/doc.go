@@ -64,9 +64,11 @@
 //	| eu-west | 38 ms |
 //	>>>>>>> B
 //
-// Both alternatives already carry every settled change of those lines;
-// they differ only where the sides disagree. The person keeps one, or
-// writes their own, and deletes the marker lines. A disputed table cell
+// Each alternative is the lines as that side wrote them: where one side
+// changed a word of a disputed line and the other side disputes another
+// word of it, the annotated text shows both, but the synthesis never
+// suggests a line neither side wrote. The person keeps one alternative,
+// or writes their own, and deletes the marker lines. A disputed table cell
 // offers its whole row twice (a table cannot hold the markers), and a
 // disputed code line is marked inside its fence.
 //

@@ -11,15 +11,18 @@ const (
 
 // Suggest writes the suggested synthesis: every settled change taken
 // (what one side changed, what both changed alike), the common text
-// kept, and every line with a disputed region written as A's and B's
-// alternatives between conflict markers. unsettled is how many
-// alternatives are left; 0 means the text is a whole synthesis.
+// kept, and every line with a disputed region written twice, as A wrote
+// it and as B wrote it, between conflict markers. unsettled is how many
+// such alternatives are left; 0 means the text is a whole synthesis.
 func (c Comparison) Suggest() (text string, unsettled int) {
-	var out, lineA, lineB strings.Builder
+	var out strings.Builder
+	// The current line (or lines, where the versions break lines
+	// differently) as merged and as each side has it.
+	var merged, lineA, lineB strings.Builder
 	disputed := false
 	flush := func() {
 		if !disputed {
-			out.WriteString(lineA.String())
+			out.WriteString(merged.String())
 		} else {
 			unsettled++
 			out.WriteString(MarkerA + "\n")
@@ -28,41 +31,51 @@ func (c Comparison) Suggest() (text string, unsettled int) {
 			writeLines(&out, lineB.String())
 			out.WriteString(MarkerB + "\n")
 		}
+		merged.Reset()
 		lineA.Reset()
 		lineB.Reset()
 		disputed = false
 	}
-	atLineStart := func(b *strings.Builder) bool {
-		return b.Len() == 0 || strings.HasSuffix(b.String(), "\n")
+	aligned := func() bool {
+		for _, b := range []*strings.Builder{&merged, &lineA, &lineB} {
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+				return false
+			}
+		}
+		return true
 	}
 	for _, r := range c.Regions {
-		if r.Change == Disputed {
-			lineA.WriteString(r.A)
-			lineB.WriteString(r.B)
-			disputed = true
-			if atLineStart(&lineA) && atLineStart(&lineB) {
-				flush()
+		if r.Change == Unchanged { // every version alike: flush at each line's end
+			for s := r.A; s != ""; {
+				n := strings.IndexByte(s, '\n') + 1
+				if n == 0 {
+					n = len(s)
+				}
+				merged.WriteString(s[:n])
+				lineA.WriteString(s[:n])
+				lineB.WriteString(s[:n])
+				if aligned() {
+					flush()
+				}
+				s = s[n:]
 			}
 			continue
 		}
-		settled := r.A // Unchanged and ChangedBoth: A == B
-		if r.Change == ChangedB {
-			settled = r.B
+		switch r.Change {
+		case ChangedB:
+			merged.WriteString(r.B)
+		case Disputed:
+			disputed = true
+		default: // ChangedA, ChangedBoth
+			merged.WriteString(r.A)
 		}
-		for settled != "" {
-			n := strings.IndexByte(settled, '\n') + 1
-			if n == 0 {
-				n = len(settled)
-			}
-			lineA.WriteString(settled[:n])
-			lineB.WriteString(settled[:n])
-			if settled[n-1] == '\n' {
-				flush()
-			}
-			settled = settled[n:]
+		lineA.WriteString(r.A)
+		lineB.WriteString(r.B)
+		if aligned() {
+			flush()
 		}
 	}
-	if lineA.Len() > 0 || lineB.Len() > 0 || disputed {
+	if merged.Len() > 0 || lineA.Len() > 0 || lineB.Len() > 0 || disputed {
 		// The texts end without a line break: so does the synthesis.
 		open := disputed
 		flush()
