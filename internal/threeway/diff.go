@@ -58,6 +58,17 @@ func diff(a, b []string) []lcs.Diff {
 // diffInto appends the differences between a and b, which start at
 // offA and offB of the whole sequences.
 func diffInto(out *[]lcs.Diff, a, b []string, offA, offB, depth int) {
+	// What both begin and end with is matched as it is.
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	a, b, offA, offB = a[pre:], b[pre:], offA+pre, offB+pre
+	suf := 0
+	for suf < len(a) && suf < len(b) && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	a, b = a[:len(a)-suf], b[:len(b)-suf]
 	whole := lcs.Diff{Start: offA, End: offA + len(a), ReplStart: offB, ReplEnd: offB + len(b)}
 	switch {
 	case len(a) == 0 && len(b) == 0:

@@ -113,3 +113,55 @@ func BenchmarkCompareTwo20KB(b *testing.B) {
 		_ = CompareTwo(x, y).Annotated()
 	}
 }
+
+// TestRepetitiveTextWithManyChangesStaysFineGrained: in one long line of
+// a small vocabulary no word is unique, so nothing anchors the diff and
+// lcs meets more than a hundred differences on its own.
+func TestRepetitiveTextWithManyChangesStaysFineGrained(t *testing.T) {
+	base := repetitive(3000)
+	a, bb := revise(base, "a", 3, 19), revise(base, "b", 11, 19)
+	c := Compare(base, a, bb)
+	checkJoins(t, c, base, a, bb)
+	if nA, nB := c.Count(ChangedA), c.Count(ChangedB); nA < 120 || nB < 120 || c.Count(Disputed) != 0 {
+		t.Fatalf("%d regions changed by A, %d by B, %d disputed: the changes ran together", nA, nB, c.Count(Disputed))
+	}
+	if text, n := c.Suggest(); n != 0 || text != revise(a, "b", 11, 19) {
+		t.Fatalf("the suggestion (%d alternatives) is not both revisions applied", n)
+	}
+}
+
+// TestSentencesAlignOnTheirWords: the demo's sentence, where lcs alone
+// matched the "/s" of two different figures.
+func TestSentencesAlignOnTheirWords(t *testing.T) {
+	base := "Black Friday 2025 peaked at about 3,000 authorisations/s, so the load target is 6,000/s.\n"
+	a := "Black Friday 2025 peaked at 4,200 authorisations/s on the gateway dashboard and held above 3,500/s for 40 minutes, so the load target is 8,400/s.\n"
+	b := "Black Friday 2025 peaked at 1,850 distinct authorisations/s, so the load target is 3,700/s.\n"
+	got := Compare(base, a, b).Annotated()
+	for _, want := range []string{"peaked at [base: about 3,000][A: 4,200][B: 1,850 distinct] authorisations",
+		"target is [base: 6,000][A: 8,400][B: 3,700]/s."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Annotated:\n%s\nlacks %q", got, want)
+		}
+	}
+}
+
+// repetitive is one line of n words from a vocabulary of eleven.
+func repetitive(n int) string {
+	words := strings.Fields("the ledger settles each payment and the recon job compares both sides")
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(words[(i*7)%len(words)] + " ")
+	}
+	return b.String()
+}
+
+// BenchmarkCompareRepetitive20KB is the diff's hard case: one 20 KB line
+// in which no word is unique, changed in about 300 places by each side.
+func BenchmarkCompareRepetitive20KB(b *testing.B) {
+	base := repetitive(3300)
+	x, y := revise(base, "a", 3, 19), revise(base, "b", 11, 19)
+	b.SetBytes(int64(len(base) + len(x) + len(y)))
+	for b.Loop() {
+		_ = Compare(base, x, y).Annotated()
+	}
+}
