@@ -70,8 +70,8 @@ func TestLongTextsWithScatteredChangesStayFineGrained(t *testing.T) {
 	}
 }
 
-// benchTexts are a 20 KB ancestor and two 20 KB revisions of it, each
-// changing about one word in 40, a few of them the same words.
+// benchTexts are a 20 KB ancestor and two 20 KB revisions of it, A
+// changing 66 words and B 71, once the same word differently.
 func benchTexts() (base, a, b string) {
 	base = document(20_000)
 	return base, revise(base, "a", 3, 41), revise(base, "b", 17, 37)
@@ -155,8 +155,8 @@ func repetitive(n int) string {
 	return b.String()
 }
 
-// BenchmarkCompareRepetitive20KB is the diff's hard case: one 20 KB line
-// in which no word is unique, changed in about 300 places by each side.
+// BenchmarkCompareRepetitive20KB is the diff's hard case: one 19 KB line
+// in which no word is unique, changed in about 160 places by each side.
 func BenchmarkCompareRepetitive20KB(b *testing.B) {
 	base := repetitive(3300)
 	x, y := revise(base, "a", 3, 19), revise(base, "b", 11, 19)
