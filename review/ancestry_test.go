@@ -192,6 +192,14 @@ func TestAncestryWalksAroundCycles(t *testing.T) {
 	wantAncestor(t, ancestorOf(t, f, c), "u1", []string{"a", "u1"}, []string{"b", "u2", "u1"})
 }
 
+func TestAncestryIgnoresRelationsToUnitsNotInTheField(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	c := insertUnits(t, f, [][2]string{{"a", "ghost"}, {"b", "ghost"}})
+	if anc := ancestorOf(t, f, c); anc != nil {
+		t.Fatalf("ancestor %+v is not in the field", anc)
+	}
+}
+
 func TestAncestryWalkIsBounded(t *testing.T) {
 	f := rt.New(t, rt.Policy())
 	// base ← c1 ← … ← c70 ← a, and b supersedes base directly: the
