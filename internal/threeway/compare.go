@@ -74,35 +74,39 @@ func Compare(base, a, b string) Comparison {
 	var out regions
 	pos := 0 // base tokens before pos are written
 	for i, j := 0, 0; i < len(xs) || j < len(ys); {
-		// A cluster: edits of both sides whose stretches of the base
-		// overlap or touch.
 		var cx, cy []udiff.Edit
-		start, end := -1, -1
-		for {
-			if i < len(xs) && (start < 0 && (j == len(ys) || xs[i].Start <= ys[j].Start) || start >= 0 && xs[i].Start <= end) {
-				if start < 0 {
-					start, end = xs[i].Start, xs[i].End
-				}
-				cx, end = append(cx, xs[i]), max(end, xs[i].End)
-				i++
-				continue
-			}
-			if j < len(ys) && (start < 0 || ys[j].Start <= end) {
-				if start < 0 {
-					start, end = ys[j].Start, ys[j].End
-				}
-				cy, end = append(cy, ys[j]), max(end, ys[j].End)
-				j++
-				continue
-			}
-			break
-		}
+		var start, end int
+		cx, cy, start, end, i, j = nextCluster(xs, ys, i, j)
 		out.same(join(tb.toks[pos:start]))
 		out.cluster(tb.toks, start, end, cx, cy)
 		pos = end
 	}
 	out.same(join(tb.toks[pos:]))
 	return Comparison{ThreeWay: true, Regions: regions(out.coalesce()).trimSpaces(true)}
+}
+
+// nextCluster takes from xs[i:] and ys[j:] the edit that starts first,
+// and every later edit of either side whose stretch of the base overlaps
+// or touches the stretch taken so far, base[start:end]. It returns them
+// per side, and where each side's list goes on.
+func nextCluster(xs, ys []udiff.Edit, i, j int) (cx, cy []udiff.Edit, start, end, nexti, nextj int) {
+	if j == len(ys) || (i < len(xs) && xs[i].Start <= ys[j].Start) {
+		start, end = xs[i].Start, xs[i].End
+	} else {
+		start, end = ys[j].Start, ys[j].End
+	}
+	for {
+		switch {
+		case i < len(xs) && xs[i].Start <= end:
+			cx, end = append(cx, xs[i]), max(end, xs[i].End)
+			i++
+		case j < len(ys) && ys[j].Start <= end:
+			cy, end = append(cy, ys[j]), max(end, ys[j].End)
+			j++
+		default:
+			return cx, cy, start, end, i, j
+		}
+	}
 }
 
 // CompareTwo compares a and b word by word, without an ancestor: what
