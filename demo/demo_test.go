@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arbiter/demo"
+	"arbiter/internal/threeway"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -346,5 +347,65 @@ func TestPopulateFollowsAnotherPolicyInsteadOfFailing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestAnEscalatedConflictRevisesOneEarlierUnit(t *testing.T) {
+	ctx, _, svc := populated(t)
+	var found []string
+	for _, c := range conflicts(t, ctx, svc, model.StatusEscalated) {
+		d := detail(t, ctx, svc, c.ID)
+		anc := d.Ancestor
+		if anc == nil {
+			continue
+		}
+		found = append(found, c.ID)
+		if len(anc.PathA) != 2 || len(anc.PathB) != 2 || anc.PathA[0] != c.UnitA || anc.PathB[0] != c.UnitB {
+			t.Errorf("%s: ancestor %+v, want both sides to supersede it directly", c.ID, anc)
+		}
+		base, err := svc.Unit(ctx, anc.UnitID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if base.Unit.Epoch >= d.A.Unit.Epoch || base.Unit.Epoch >= d.B.Unit.Epoch {
+			t.Errorf("%s: the ancestor %s was not recorded first", c.ID, anc.UnitID)
+		}
+		for name, re := range map[string]*regexp.Regexp{
+			"heading": regexp.MustCompile(`(?m)^#{1,3} \S`), "list": regexp.MustCompile(`(?m)^- \S`),
+			"table": regexp.MustCompile(`(?m)^\|[-:| ]+\|$`), "code": regexp.MustCompile("`[^`]+`"),
+		} {
+			if !re.MatchString(base.Unit.Content) {
+				t.Errorf("%s: the ancestor has no %s", c.ID, name)
+			}
+		}
+		// A changes a table cell, B a list item, both the headline
+		// sentence, differently.
+		c3 := threeway.Compare(base.Unit.Content, d.A.Unit.Content, d.B.Unit.Content)
+		kinds := map[string]threeway.Change{}
+		for _, r := range c3.Regions {
+			if r.Change == threeway.Unchanged {
+				continue
+			}
+			line := r.Base
+			for _, row := range strings.Split(base.Unit.Content, "\n") {
+				if r.Base != "" && strings.Contains(row, r.Base) {
+					line = row
+					break
+				}
+			}
+			switch {
+			case strings.HasPrefix(line, "|"):
+				kinds["table"] = r.Change
+			case strings.HasPrefix(line, "- "):
+				kinds["list"] = r.Change
+			}
+		}
+		if kinds["table"] != threeway.ChangedA || kinds["list"] != threeway.ChangedB || c3.Count(threeway.Disputed) == 0 {
+			t.Errorf("%s: table %s, list %s, %d disputed; want a table cell changed by A, a list item by B and a dispute",
+				c.ID, kinds["table"], kinds["list"], c3.Count(threeway.Disputed))
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("escalated conflicts with a common ancestor: %v, want one", found)
 	}
 }

@@ -62,9 +62,9 @@ func (f *field) conflict(key string) (string, error) {
 	return id, nil
 }
 
-// unit is a RECORD. Supports and Informs name earlier units by key; a
-// non-empty Contradicts opens a conflict of type Conflict, described by
-// Why, which later acts name by this unit's Key.
+// unit is a RECORD. Supports, Informs and Supersedes name earlier units
+// by key; a non-empty Contradicts opens a conflict of type Conflict,
+// described by Why, which later acts name by this unit's Key.
 type unit struct {
 	Key         string
 	By          string
@@ -79,6 +79,7 @@ type unit struct {
 	Assumptions []string
 	Supports    []string
 	Informs     []string
+	Supersedes  []string
 	Answers     string
 	Contradicts string
 	Conflict    model.ConflictType
@@ -111,6 +112,11 @@ func (u unit) do(ctx context.Context, f *field) error {
 	}
 	for _, k := range u.Informs {
 		if err := link(model.RelInforms, k, ""); err != nil {
+			return err
+		}
+	}
+	for _, k := range u.Supersedes {
+		if err := link(model.RelSupersedes, k, ""); err != nil {
 			return err
 		}
 	}

@@ -288,45 +288,75 @@ This has to ship before cohort 0 takes real money — ahead of the dashboard.`},
 	}
 }
 
-// peakLoad: two honest counts of different things; the factual authority
+// peakLoad: two honest counts of different things, each a revision of
+// the planner's earlier estimate, so the screen can show them three ways
+// against it: data-wren changes a list item, res-iris a table cell, and
+// both change the headline sentence differently. The factual authority
 // escalates because the raw data is gone.
 func peakLoad() []act {
 	return []act{
-		unit{Key: "peak-4200", By: researcher, Type: model.TypeFinding,
+		unit{Key: "peak-plan", By: planner, Type: model.TypeAssumption,
+			Purpose: "Set the load-test target from last year's peak", Task: "KEEL-85",
+			Score: 0.55, Reasoning: "Projected from 2024's peak and this year's growth; nobody has counted 2025 yet.",
+			Assumptions: []string{"2025 grew like the first three quarters"},
+			Content: `
+## Load-test target for Keel
+
+Black Friday 2025 peaked at about 3,000 authorisations/s, so the load target is 6,000/s.
+
+- target: 2× last year's peak
+- source: capacity plan v1, projected from 2024 growth
+- ramp: 10 minutes to full rate
+
+| Test | Rate | Duration |
+|---|---:|---:|
+| soak | 0.5× target | 4 h |
+| peak | 1× target | 30 min |
+
+´k6 run --env PROFILE=peak scripts/auth-peak.js´`},
+
+		unit{Key: "peak-4200", By: researcher, Type: model.TypeFinding, Supersedes: []string{"peak-plan"},
 			Purpose: "Set the load-test target from last year's peak", Task: "KEEL-85",
 			Score: 0.78, Reasoning: "Read off the production gateway dashboard for the whole Black Friday.",
 			Evidence: []string{"Grafana: gateway / auth_requests_total, 1-minute rate"},
-			Content:  "Black Friday 2025 peak: **4,200 authorisations/s** (gateway dashboard, 1-minute max at 19:42 UTC). Keel's load target should be 2× that: **8,400/s**."},
+			Content: `
+## Load-test target for Keel
 
-		unit{Key: "peak-capacity", By: planner, Type: model.TypeObservation, Supports: []string{"peak-4200"},
-			Purpose: "Record what the capacity plan assumed", Task: "KEEL-85",
-			Score: 0.6, Reasoning: "The capacity plan cites the same dashboard.",
-			Content: "Capacity plan v2 sized Keel's database for 8,400 writes/s, from the same dashboard figure."},
+Black Friday 2025 peaked at 4,200 authorisations/s on the gateway dashboard (1-minute max, 19:42 UTC) and held above 3,500/s for 40 minutes, so the load target is 8,400/s.
 
-		unit{Key: "peak-1850", By: dataEng, Type: model.TypeFinding,
+- target: 2× last year's peak
+- source: capacity plan v1, projected from 2024 growth
+- ramp: 10 minutes to full rate
+
+| Test | Rate | Duration |
+|---|---:|---:|
+| soak | 0.5× target | 4 h |
+| peak | 1× target | 45 min |
+
+´k6 run --env PROFILE=peak scripts/auth-peak.js´`},
+
+		unit{Key: "peak-1850", By: dataEng, Type: model.TypeFinding, Supersedes: []string{"peak-plan"},
 			Purpose: "Count distinct authorisations at last year's peak", Task: "KEEL-85",
 			Score: 0.74, Reasoning: "Counted from Quarry's own table; the retry and 3DS exclusions are explicit in the query.",
-			Evidence:    []string{"query on the Quarry read replica, 2025-11-28"},
+			Evidence:    []string{"query on the Quarry read replica, 2025-11-28: 1,852 first attempts at 19:42:07"},
 			Assumptions: []string{"attempt = 1 marks first attempts reliably"},
 			Contradicts: "peak-4200", Conflict: model.ConflictFactual,
 			Why: "Last Black Friday's peak: 4,200 authorisations/s (gateway requests) or 1,850/s (distinct first attempts)? The load target is 8,400/s or 3,700/s on the answer.",
 			Content: `
-Peak was about **1,850 distinct authorisations/s**. The dashboard counts HTTP requests to
-´/authorize´, which include gateway retries and 3DS challenge status polls.
+## Load-test target for Keel
 
-´´´sql
-SELECT date_trunc('second', created_at) AS s, count(*) AS auths
-FROM quarry.authorisations
-WHERE created_at BETWEEN '2025-11-28 19:00' AND '2025-11-28 20:00'
-  AND attempt = 1          -- first attempts only
-  AND type = 'authorise'   -- not 3DS status polls
-GROUP BY 1
-ORDER BY 2 DESC
-LIMIT 1;
--- 2025-11-28 19:42:07 | 1852
-´´´
+Black Friday 2025 peaked at 1,850 distinct authorisations/s, so the load target is 3,700/s, which load test #41 already passed.
 
-A 2× target is **3,700/s**, which load test #41 already passed.`},
+- target: 2× last year's peak
+- source: Quarry's authorisations table, first attempts only (no gateway retries, no 3DS polls)
+- ramp: 10 minutes to full rate
+
+| Test | Rate | Duration |
+|---|---:|---:|
+| soak | 0.5× target | 4 h |
+| peak | 1× target | 30 min |
+
+´k6 run --env PROFILE=peak scripts/auth-peak.js´`},
 
 		unit{Key: "peak-retries", By: sre, Type: model.TypeObservation, Supports: []string{"peak-1850"},
 			Purpose: "Explain the gap between the two peak figures", Task: "KEEL-85",
@@ -334,7 +364,7 @@ A 2× target is **3,700/s**, which load test #41 already passed.`},
 			Content: "At 19:40 on Black Friday the fraud service's p99 hit 2.8 s; the gateway retries after 1.5 s, so requests roughly doubled in that window."},
 
 		decide{Conflict: "peak-1850", By: analyst, Strategy: model.HumanEscalation,
-			Rationale: "I hold authority over factual conflicts but cannot settle this one from the field: both figures are real counts of different things, the gateway's raw November logs have been rotated out, and the rules split (last write against higher confidence, one support each). It decides whether we load-test at 3,700/s or 8,400/s. Escalating for someone who can get the acquirer's own count."},
+			Rationale: "I hold authority over factual conflicts but cannot settle this one from the field: both figures are real counts of different things, the gateway's raw November logs have been rotated out, and the rules split (the later, supported count against the higher confidence). Both revise the planner's estimate; it decides whether we load-test at 3,700/s or 8,400/s. Escalating for someone who can get the acquirer's own count."},
 	}
 }
 

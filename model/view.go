@@ -56,6 +56,8 @@ type ConflictDetail struct {
 	Events        []Event        `json:"events"`
 	Notifications []Notification `json:"notifications"`
 	Policy        Policy         `json:"policy"`
+	// Ancestor is the earlier unit both sides revise, if any.
+	Ancestor *Ancestor `json:"ancestor,omitempty"`
 }
 
 // Link is a relation another unit carries to this one.

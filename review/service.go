@@ -140,6 +140,9 @@ func (s *Service) Detail(ctx context.Context, id string) (model.ConflictDetail, 
 		if d.Events, err = tx.EventsOfConflict(id); err != nil {
 			return err
 		}
+		if d.Ancestor, err = ancestry(tx, d.Conflict); err != nil {
+			return err
+		}
 		d.Notifications, err = tx.NotificationsOfConflict(id)
 		return err
 	})

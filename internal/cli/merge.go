@@ -95,8 +95,10 @@ func (a *app) mergeRequest(ctx context.Context, svc *review.Service, id string, 
 		if err != nil {
 			return req, err
 		}
+		unsettledNote(a.stderr, text)
 		req.Resolution.Synthesis = &text
 	case f.synthesis != "":
+		unsettledNote(a.stderr, f.synthesis)
 		req.Resolution.Synthesis = &f.synthesis
 	}
 	return req, nil

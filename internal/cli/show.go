@@ -15,7 +15,7 @@ import (
 )
 
 func (a *app) showCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, threeWay, suggest bool
 	cmd := &cobra.Command{
 		Use:   "show CONFLICT|UNIT",
 		Short: "Show a conflict (both units, votes, resolution, rules, history) or a unit",
@@ -25,6 +25,13 @@ For a conflict: both units, the votes, the resolution, what each rule picks and
 its history. The version it prints is what merge and vote take as
 --expect-version, so that a decision made on what you read is refused if
 someone else decided first.
+
+--three-way prints both units' texts against their common ancestor (the
+earlier unit both revise through supersedes relations), marking what A
+changed, what B changed and what both changed differently; without an
+ancestor it compares the two. --suggest prints the suggested synthesis,
+ready for merge --strategy synthesis --synthesis-file -. See
+docs/three-way.md.
 
 For a unit (a synthesis unit a decision created, say): its text, author,
 status and confidence, its relations both ways and the conflicts it is in.
@@ -42,11 +49,26 @@ status and confidence, its relations both ways and the conflicts it is in.
 			if asJSON {
 				return jsonout.Write(a.stdout, d)
 			}
+			if threeWay || suggest {
+				c, base, err := comparison(ctx, svc, d)
+				if err != nil {
+					return err
+				}
+				if suggest {
+					printSuggestion(a.stdout, a.stderr, d, c)
+				} else {
+					printThreeWay(a.stdout, d, c, base)
+				}
+				return nil
+			}
 			printDetail(a.stdout, d, time.Now())
 			return nil
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&threeWay, "three-way", false, "compare both units with their common ancestor, word by word")
+	cmd.Flags().BoolVar(&suggest, "suggest", false, "print the suggested synthesis of both units")
+	cmd.MarkFlagsMutuallyExclusive("json", "three-way", "suggest")
 	return cmd
 }
 
@@ -103,6 +125,9 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 	}
 	fmt.Fprintf(w, "\n%s\n", indentBlock(c.Description, "  "))
 	fmt.Fprintf(w, "\ndetected   %s at epoch %d, %s\n", clean(string(c.DetectedBy)), c.Epoch, when(c.DetectedAt, now))
+	if anc := d.Ancestor; anc != nil {
+		fmt.Fprintf(w, "ancestor   %s: A %s, B %s (show --three-way compares them)\n", clean(anc.UnitID), lineage(anc.PathA), lineage(anc.PathB))
+	}
 	if e := c.Escalation; e != nil {
 		fmt.Fprintf(w, "escalated  by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
 	}
