@@ -4,22 +4,22 @@ import (
 	"testing"
 
 	"arbiter/demo"
+	"arbiter/internal/keymap"
 )
 
-func TestRebindReportsUnknownNames(t *testing.T) {
-	k := DefaultKeyMap()
-	unknown := k.Rebind(map[string][]string{"Decide": {"D"}, "no_such_binding": {"x"}})
-	if len(unknown) != 1 || unknown[0] != "no_such_binding" {
-		t.Errorf("unknown = %v", unknown)
+// rebound is the default bindings with overrides applied.
+func rebound(t testing.TB, overrides map[string][]string) keymap.Map {
+	t.Helper()
+	k, err := keymap.New(overrides)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := k.Decide.Keys(); len(got) != 1 || got[0] != "D" {
-		t.Errorf("decide keys = %v", got)
-	}
+	return k
 }
 
 func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = map[string][]string{"decide": {"D"}} })
+	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = rebound(t, map[string][]string{"decide": {"D"}}) })
 	s.waitFor("▸ conflict-008")
 	s.keys("enter")
 	s.waitFor("A mem-023", "D decide")

@@ -54,10 +54,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case watchTickMsg:
 		return watch(m.svc)
-	case mergeDoneMsg:
-		return m.mergeDone(msg)
-	case voteDoneMsg:
-		return m.voteDone(msg)
+	case answerMsg[model.MergeResponse]:
+		if f := m.drafts[msg.conflictID]; f != nil {
+			return m.answered(msg.conflictID, f.answer(msg, "Not written: "))
+		}
+		return nil
+	case answerMsg[model.VoteResponse]:
+		if f := m.vote; f != nil && f.detail.Conflict.ID == msg.conflictID {
+			return m.answered(msg.conflictID, f.answer(msg, "Not counted: "))
+		}
+		return nil
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:
@@ -101,7 +107,7 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 // the new size needs.
 func (m *Model) layout() tea.Cmd {
 	m.help.SetWidth(m.width)
-	bodyH := max(1, m.height-2)
+	bodyH := m.bodyHeight()
 	m.queue.scrollTo(m.queueRows())
 	m.conflict.layout(m.width, bodyH)
 	if f := m.drafts[m.conflict.id]; f != nil {
@@ -111,35 +117,6 @@ func (m *Model) layout() tea.Cmd {
 		m.vote.layout(m.width, bodyH)
 	}
 	return m.requestRenders()
-}
-
-// queueRows is how many rows of the queue fit.
-func (m *Model) queueRows() int {
-	h := m.height - 2 - 2
-	if m.queue.editing || m.queue.search != "" {
-		h--
-	}
-	return max(1, h)
-}
-
-func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
-	if msg.seq != m.queueSeq {
-		return nil // a later request is on its way
-	}
-	m.queue.err = msg.err
-	if msg.err != nil {
-		return nil
-	}
-	m.queue.counts = msg.counts
-	if m.version == 0 {
-		m.version = msg.version
-	}
-	m.queue.setRows(msg.rows, msg.limit)
-	m.queue.scrollTo(m.queueRows())
-	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
-		return m.reloadQueue()
-	}
-	return nil
 }
 
 func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
@@ -266,16 +243,6 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 	return nil
 }
 
-// maybeMore loads the next page when the cursor nears the end of what is
-// loaded.
-func (m *Model) maybeMore() tea.Cmd {
-	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
-		m.queue.more = false
-		return m.loadQueue(m.queue.query(len(m.queue.rows) + queuePage))
-	}
-	return nil
-}
-
 // key routes a key press: ctrl+c always quits; the rest goes to the
 // screen in front.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -283,8 +250,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if m.fullHelp {
-		m.fullHelp = false
-		return nil
+		return m.helpKey(msg)
 	}
 	switch m.screen {
 	case screenQueue:
