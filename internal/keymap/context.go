@@ -47,5 +47,8 @@ func (c Context) String() string {
 			names = append(names, name)
 		}
 	}
-	return strings.Join(names, ", ")
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }

@@ -109,38 +109,45 @@ func New(overrides map[string][]string) (Map, error) {
 	}
 	slices.Sort(names)
 	given := map[string]string{}
-	var errs []error
+	var unknown, problems []string
 	for _, name := range names {
 		keys := overrides[name]
 		r, ok := byName[normal(name)]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("unknown binding %q (the bindings are %s)", name, strings.Join(Names(), ", ")))
+			unknown = append(unknown, fmt.Sprintf("%q", name))
 			continue
 		case given[r.name] != "":
-			errs = append(errs, fmt.Errorf("%s is given twice, as %s and %s", r.name, given[r.name], name))
+			problems = append(problems, fmt.Sprintf("%s is given twice, as %s and %s", r.name, given[r.name], name))
 			continue
 		case len(keys) == 0 || slices.Contains(keys, ""):
-			errs = append(errs, fmt.Errorf("%s: no key given", name))
+			problems = append(problems, fmt.Sprintf("%s: no key given", name))
 			continue
 		}
 		given[r.name] = name
 		r.b.SetKeys(keys...)
 		r.b.SetHelp(strings.Join(keys, "/"), r.desc)
 	}
-	if len(errs) == 0 {
-		errs = m.collisions()
+	if len(unknown) > 0 {
+		s := "unknown binding "
+		if len(unknown) > 1 {
+			s = "unknown bindings "
+		}
+		problems = append([]string{s + strings.Join(unknown, ", ") + " (the bindings are " + strings.Join(Names(), ", ") + ")"}, problems...)
 	}
-	if len(errs) > 0 {
-		return Map{}, errors.Join(errs...)
+	if len(problems) == 0 {
+		problems = m.collisions()
+	}
+	if len(problems) > 0 {
+		return Map{}, errors.New(strings.Join(problems, "; "))
 	}
 	return m, nil
 }
 
 // collisions lists every key that two bindings acting in the same place
 // share: one of them would never be reached.
-func (m *Map) collisions() []error {
-	var errs []error
+func (m *Map) collisions() []string {
+	var out []string
 	rows := m.rows()
 	for i, a := range rows {
 		for _, b := range rows[i+1:] {
@@ -150,12 +157,12 @@ func (m *Map) collisions() []error {
 			}
 			for _, k := range a.b.Keys() {
 				if slices.Contains(b.b.Keys(), k) {
-					errs = append(errs, fmt.Errorf("%q is bound to both %s and %s, which both act in %s", k, a.name, b.name, both))
+					out = append(out, fmt.Sprintf("%q is bound to both %s and %s, which both act in %s", k, a.name, b.name, both))
 				}
 			}
 		}
 	}
-	return errs
+	return out
 }
 
 // normal is a binding name as New compares it.
