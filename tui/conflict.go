@@ -226,6 +226,57 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// conflictWheel scrolls the pane under the mouse, or both.
+func (m *Model) conflictWheel(msg tea.MouseWheelMsg) {
+	v := &m.conflict
+	if !v.tabs && !v.sync {
+		v.focus = 0
+		if msg.Mouse().X >= m.width/2 {
+			v.focus = 1
+		}
+	}
+	if msg.Mouse().Button == tea.MouseWheelUp {
+		v.scroll(func(p *scroller) { p.ScrollUp(3) })
+	} else {
+		v.scroll(func(p *scroller) { p.ScrollDown(3) })
+	}
+}
+
+// detailLoaded shows the conflict the field sent, and says what changed
+// if it changed while on screen.
+func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
+	if msg.id != m.conflict.id {
+		return nil
+	}
+	v := &m.conflict
+	if msg.err != nil {
+		v.err = msg.err
+		return nil
+	}
+	before := v.detail.Conflict
+	if v.loaded && before.Version != msg.detail.Conflict.Version {
+		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
+		if f := m.drafts[v.id]; f != nil && f.result == nil {
+			v.notice += " What you typed is kept; deciding on the old state will be refused."
+		}
+	}
+	v.detail, v.loaded, v.err = msg.detail, true, nil
+	if m.vote != nil && m.vote.result == nil {
+		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
+	}
+	return m.layout()
+}
+
+func describeConflict(c model.Conflict) string {
+	switch {
+	case c.Resolution != nil:
+		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
+	case c.Status == model.StatusEscalated && c.Escalation != nil:
+		return "was escalated by " + c.Escalation.By
+	}
+	return "is now " + string(c.Status)
+}
+
 // conflictHelp is the footer of a conflict.
 func (m *Model) conflictHelp() []key.Binding {
 	k := m.keys

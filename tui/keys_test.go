@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"arbiter/demo"
+	"arbiter/fieldgen"
 	"arbiter/internal/keymap"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // rebound is the default bindings with overrides applied.
@@ -28,4 +32,18 @@ func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 	s.keys("q") // never quits from a form
 	s.keys("esc")
 	s.waitFor("A mem-023")
+}
+
+func TestNotesOnUnformattedTextNameTheRawBindingsKey(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	m := New(svc, Options{Keys: rebound(t, map[string][]string{"raw": {"R"}})})
+	deep := strings.Repeat(">", 20) + " deep\n\nA paragraph.\n"
+	out := ansi.Strip(m.md.Render(deep, 200, "dark"))
+	if !strings.Contains(out, "Press R for the raw text.") || strings.Contains(out, "Press r ") {
+		t.Errorf("the note should name raw's new key R:\n%s", out)
+	}
+	long := ansi.Strip(m.md.Render(fieldgen.Markdown(4, 70<<10), 200, "dark"))
+	if !strings.Contains(long, "Press R for the raw text.") {
+		t.Errorf("the note on a cut unit should name raw's new key R:\n%s", long[max(0, len(long)-300):])
+	}
 }

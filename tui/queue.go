@@ -197,6 +197,16 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// queueWheel moves the cursor three rows.
+func (m *Model) queueWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	if msg.Mouse().Button == tea.MouseWheelUp {
+		m.queue.move(-3, m.queueRows())
+	} else {
+		m.queue.move(3, m.queueRows())
+	}
+	return m.maybeMore()
+}
+
 // queueHelp is the footer of the queue.
 func (m *Model) queueHelp() []key.Binding {
 	k := m.keys

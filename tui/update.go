@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/key"
@@ -119,39 +117,6 @@ func (m *Model) layout() tea.Cmd {
 	return m.requestRenders()
 }
 
-func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
-	if msg.id != m.conflict.id {
-		return nil
-	}
-	v := &m.conflict
-	if msg.err != nil {
-		v.err = msg.err
-		return nil
-	}
-	before := v.detail.Conflict
-	if v.loaded && before.Version != msg.detail.Conflict.Version {
-		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
-		if f := m.drafts[v.id]; f != nil && f.result == nil {
-			v.notice += " What you typed is kept; deciding on the old state will be refused."
-		}
-	}
-	v.detail, v.loaded, v.err = msg.detail, true, nil
-	if m.vote != nil && m.vote.result == nil {
-		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
-	}
-	return m.layout()
-}
-
-func describeConflict(c model.Conflict) string {
-	switch {
-	case c.Resolution != nil:
-		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
-	case c.Status == model.StatusEscalated && c.Escalation != nil:
-		return "was escalated by " + c.Escalation.By
-	}
-	return "is now " + string(c.Status)
-}
-
 // requestRenders asks for the markdown of both units at the current size,
 // unless the cache already has it.
 func (m *Model) requestRenders() tea.Cmd {
@@ -217,34 +182,19 @@ func (m *Model) fillPanes() {
 	m.conflict.fill(m.styles, cache)
 }
 
+// wheel scrolls what the screen in front shows.
 func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
-	up := msg.Mouse().Button == tea.MouseWheelUp
 	switch m.screen {
 	case screenQueue:
-		if up {
-			m.queue.move(-3, m.queueRows())
-		} else {
-			m.queue.move(3, m.queueRows())
-		}
-		return m.maybeMore()
+		return m.queueWheel(msg)
 	case screenConflict:
-		if !m.conflict.tabs && !m.conflict.sync {
-			m.conflict.focus = 0
-			if msg.Mouse().X >= m.width/2 {
-				m.conflict.focus = 1
-			}
-		}
-		if up {
-			m.conflict.scroll(func(p *scroller) { p.ScrollUp(3) })
-		} else {
-			m.conflict.scroll(func(p *scroller) { p.ScrollDown(3) })
-		}
+		m.conflictWheel(msg)
 	}
 	return nil
 }
 
-// key routes a key press: ctrl+c always quits; the rest goes to the
-// screen in front.
+// key routes a key press: force_quit quits from anywhere; the rest goes
+// to the screen in front.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return tea.Quit
