@@ -81,6 +81,9 @@ type probe struct {
 	synced int
 	// loads counts the queue's loads.
 	loads int
+	// formatting says, of each unit rendering seen, whether its rest is
+	// still to come.
+	formatting map[mdKey]bool
 }
 
 // syncMsg marks a point in the program's messages: once the probe sees
@@ -99,8 +102,14 @@ func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := p.inner.Update(msg)
 	p.mu.Lock()
 	p.frame = p.inner.View().Content
-	if _, ok := msg.(queueLoadedMsg); ok {
+	switch msg := msg.(type) {
+	case queueLoadedMsg:
 		p.loads++
+	case renderedMsg:
+		if p.formatting == nil {
+			p.formatting = map[mdKey]bool{}
+		}
+		p.formatting[msg.key] = msg.rest != nil
 	}
 	hold := p.hold
 	p.mu.Unlock()
@@ -246,6 +255,28 @@ func (s *session) settle() bool {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return false
+}
+
+// waitFormatted waits until both units on screen are formatted whole, so
+// that no rest arrives later to move their panes.
+func (s *session) waitFormatted() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.p.mu.Lock()
+		done := len(s.p.formatting) >= 2
+		for _, more := range s.p.formatting {
+			done = done && !more
+		}
+		s.p.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the units were never formatted whole; last frame:\n%s", s.p.Frame())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // loads is how many times the queue was loaded.

@@ -465,7 +465,8 @@ func open008(s *session) {
 func conflictAt(name string, then func(*session)) place {
 	return place{name, demo.Operator, 140, 24, false, func(s *session) {
 		open008(s)
-		s.waitGone("Rendering…")
+		s.waitFormatted()
+		s.settle()
 		then(s)
 	}}
 }
