@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/keymap"
+
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
@@ -30,8 +32,9 @@ type Config struct {
 	ConfigFile string
 	// Theme is the review screen's colours: "auto", "dark" or "light".
 	Theme string
-	// Keys overrides the review screen's key bindings: binding name → keys.
-	Keys map[string][]string
+	// Keys are the review screen's key bindings: the defaults, with the
+	// config file's rebindings (keys: {name: [keys]}) applied.
+	Keys keymap.Map
 	// DecisionsOut is a file the review screen appends its decisions to;
 	// empty for none.
 	DecisionsOut string
@@ -114,6 +117,9 @@ func Load(flags *pflag.FlagSet) (Config, error) {
 		return Config{}, settingError(keyBusyTimeout, err)
 	}
 	if cfg.Keys, err = keysSetting(v.Get(keyKeys)); err != nil {
+		if cfg.ConfigFile != "" {
+			return Config{}, fmt.Errorf("config %s: %s: %w", cfg.ConfigFile, keyKeys, err)
+		}
 		return Config{}, settingError(keyKeys, err)
 	}
 	return cfg, nil
@@ -247,16 +253,18 @@ func durationSetting(val any) (time.Duration, error) {
 	return d, nil
 }
 
-// keysSetting reads binding overrides: each name maps to one key or a
-// list of keys.
-func keysSetting(val any) (map[string][]string, error) {
+// keysSetting reads the rebindings, each name mapped to one key or a
+// list of keys, and applies them to the default bindings. An unknown
+// name, an empty key, or two bindings of one screen sharing a key is an
+// error (keymap.New).
+func keysSetting(val any) (keymap.Map, error) {
 	out := map[string][]string{}
 	if val == nil {
-		return out, nil
+		return keymap.Default(), nil
 	}
 	m, ok := val.(map[string]any)
 	if !ok {
-		return nil, errors.New("must be a map of binding names to keys, set in the config file")
+		return keymap.Map{}, errors.New("must be a map of binding names to keys, set in the config file")
 	}
 	for name, keys := range m {
 		switch x := keys.(type) {
@@ -271,18 +279,17 @@ func keysSetting(val any) (map[string][]string, error) {
 				case string, int, int64, float64:
 					list = append(list, fmt.Sprint(k))
 				default:
-					return nil, fmt.Errorf("%s: %v is not a key name", name, k)
+					return keymap.Map{}, fmt.Errorf("%s: %v is not a key name", name, k)
 				}
 			}
 			out[name] = list
+		case nil:
+			out[name] = nil
 		default:
-			return nil, fmt.Errorf("%s: want a key or a list of keys", name)
-		}
-		if len(out[name]) == 0 || slices.Contains(out[name], "") {
-			return nil, fmt.Errorf("%s: empty key", name)
+			return keymap.Map{}, fmt.Errorf("%s: want a key or a list of keys", name)
 		}
 	}
-	return out, nil
+	return keymap.New(out)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

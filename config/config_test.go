@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/keymap"
+
 	"github.com/spf13/pflag"
 )
 
@@ -63,7 +65,7 @@ func load(t *testing.T, fs *pflag.FlagSet) Config {
 func TestDefaultsWithNothingGiven(t *testing.T) {
 	isolate(t)
 	cfg := load(t, flags(t))
-	want := Config{Theme: "auto", Keys: map[string][]string{}}
+	want := Config{Theme: "auto", Keys: keymap.Default()}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got %+v, want %+v", cfg, want)
 	}
@@ -201,16 +203,102 @@ func TestKeysAndOtherFileSettings(t *testing.T) {
 decisions_out: decisions.jsonl
 busy_timeout: 1.5
 keys:
-  quit: [q, ctrl+c]
-  merge: m
+  quit: [q, ctrl+q]
+  decide: e
 `)
 	cfg := load(t, flags(t))
-	want := map[string][]string{"quit": {"q", "ctrl+c"}, "merge": {"m"}}
-	if !reflect.DeepEqual(cfg.Keys, want) {
-		t.Errorf("Keys = %v, want %v", cfg.Keys, want)
+	if got := cfg.Keys.Quit.Keys(); !reflect.DeepEqual(got, []string{"q", "ctrl+q"}) {
+		t.Errorf("quit keys = %v, want [q ctrl+q]", got)
+	}
+	if got := cfg.Keys.Decide.Keys(); !reflect.DeepEqual(got, []string{"e"}) {
+		t.Errorf("decide keys = %v, want [e]", got)
 	}
 	if cfg.DecisionsOut != "decisions.jsonl" || cfg.BusyTimeout != 1500*time.Millisecond {
 		t.Errorf("decisions-out %q, busy %v: want decisions.jsonl, 1.5s", cfg.DecisionsOut, cfg.BusyTimeout)
+	}
+}
+
+// loadKeys loads a config file whose keys section is keys.
+func loadKeys(t *testing.T, keys string) (Config, error) {
+	t.Helper()
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "keys:\n"+keys)
+	return Load(flags(t))
+}
+
+func TestRebindingsLoadWhateverTheSpellingOfTheirNames(t *testing.T) {
+	cfg, err := loadKeys(t, `
+  back: [ctrl+b]
+  decide: [e]
+  PageDown: [pgdown, ctrl+d]
+  open: [space]
+  all-statuses: "A"
+`)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	for name, got := range map[string][]string{"back": cfg.Keys.Back.Keys(), "decide": cfg.Keys.Decide.Keys(),
+		"page_down": cfg.Keys.PageDown.Keys(), "open": cfg.Keys.Open.Keys(), "all_statuses": cfg.Keys.AllStatuses.Keys()} {
+		want := map[string][]string{"back": {"ctrl+b"}, "decide": {"e"}, "page_down": {"pgdown", "ctrl+d"},
+			"open": {"space"}, "all_statuses": {"A"}}[name]
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s keys = %v, want %v", name, got, want)
+		}
+	}
+	if h := cfg.Keys.Back.Help().Key; h != "ctrl+b" {
+		t.Errorf("back's help names %q, want its new key ctrl+b", h)
+	}
+	if got := cfg.Keys.Quit.Keys(); !reflect.DeepEqual(got, []string{"q"}) {
+		t.Errorf("quit keys = %v: a binding left alone keeps its default", got)
+	}
+}
+
+func TestUnknownBindingNameIsAnErrorListingTheNames(t *testing.T) {
+	_, err := loadKeys(t, "  bogus_action: x\n  decide: e\n")
+	if err == nil {
+		t.Fatal("an unknown binding name loaded")
+	}
+	msg := err.Error()
+	for _, want := range append([]string{`"bogus_action"`, "config.yaml"}, keymap.Names()...) {
+		if !strings.Contains(msg, want) {
+			t.Errorf("err = %q, want it to name %s", msg, want)
+		}
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("err = %q, want one line", msg)
+	}
+}
+
+func TestKeySharedByTwoBindingsOfOneScreenIsAnError(t *testing.T) {
+	_, err := loadKeys(t, "  open: [space]\n")
+	if err == nil {
+		t.Fatal("open on space loaded, though page down holds space on the queue")
+	}
+	for _, want := range []string{`"space"`, "open", "page_down", "the queue"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %q, want it to name %s", err, want)
+		}
+	}
+}
+
+func TestBindingsOfDifferentScreensMayShareAKey(t *testing.T) {
+	// tab: next pane on a conflict, next field in a form; y: only in a
+	// confirmation.
+	cfg, err := loadKeys(t, "  next_pane: [ctrl+n]\n  next: [ctrl+n]\n  confirm: [s]\n")
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if got := cfg.Keys.Next.Keys(); !reflect.DeepEqual(got, []string{"ctrl+n"}) {
+		t.Errorf("next keys = %v", got)
+	}
+}
+
+func TestEmptyKeyListIsAnError(t *testing.T) {
+	for _, keys := range []string{"  open: []\n", "  open:\n", "  open: \"\"\n"} {
+		_, err := loadKeys(t, keys)
+		if err == nil || !strings.Contains(err.Error(), "open") {
+			t.Errorf("keys %q: err = %v, want a refusal naming open", keys, err)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 	"arbiter/review"
@@ -31,8 +32,9 @@ type Options struct {
 	Theme string
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
-	// Keys rebinds keys: binding name → keys.
-	Keys map[string][]string
+	// Keys are the bindings (keymap.New applies a config's rebindings);
+	// the zero Map means the defaults.
+	Keys keymap.Map
 	// Now tells the time; tests fix it. Defaults to time.Now.
 	Now func() time.Time
 }
@@ -50,7 +52,7 @@ const (
 type Model struct {
 	svc    *review.Service
 	opt    Options
-	keys   KeyMap
+	keys   keymap.Map
 	styles Styles
 	help   help.Model
 	md     *markdown
@@ -80,22 +82,19 @@ func New(svc *review.Service, opt Options) *Model {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	k := DefaultKeyMap()
-	k.Rebind(opt.Keys)
-	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: newMarkdown(),
+	k := opt.Keys
+	if k.IsZero() {
+		k = keymap.Default()
+	}
+	md := newMarkdown()
+	md.rawKey = keyOf(k.Raw)
+	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: md,
 		cache: map[mdKey]formatted{}, queue: newQueue(), drafts: map[string]*decideForm{}}
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
 		m.readOnly = why
 	}
 	return m
-}
-
-// UnknownKeys lists the key binding names in Options.Keys that the screen
-// does not know, for the caller to warn about.
-func UnknownKeys(overrides map[string][]string) []string {
-	k := DefaultKeyMap()
-	return k.Rebind(overrides)
 }
 
 type identityMsg struct {
@@ -170,29 +169,34 @@ func (m *Model) render() string {
 		return ""
 	}
 	if m.width < minWidth || m.height < minHeight {
-		return fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d.\nEnlarge it, or press q to quit.",
-			minWidth, minHeight, m.width, m.height)
+		return fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d.\nEnlarge it, or press %s to quit.",
+			minWidth, minHeight, m.width, m.height, keyOf(m.quitKey()))
 	}
 	header := m.headerView()
 	footer := m.footer
 	if footer == "" {
 		footer = m.footerView()
 	}
-	bodyH := m.height - 2
+	bodyH := m.bodyHeight()
 	var body string
 	switch {
 	case m.fullHelp:
-		body = m.help.FullHelpView(m.fullHelpKeys())
+		body = m.helpView()
 	case m.screen == screenQueue:
-		body = m.queue.view(m.styles, m.width, bodyH, m.opt.Now())
+		body = m.queue.view(m.styles, m.keys, m.width, bodyH, m.opt.Now())
 	case m.screen == screenConflict:
-		body = m.conflict.view(m.styles)
+		body = m.conflict.view(m.styles, m.keys)
 	case m.screen == screenDecide:
-		body = m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width, bodyH)
+		body = m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width)
 	case m.screen == screenVote:
-		body = m.vote.view(m.styles)
+		body = m.vote.view(m.styles, m.keys)
 	}
 	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
+}
+
+// bodyHeight is the height between the header and the footer.
+func (m *Model) bodyHeight() int {
+	return max(1, m.height-2)
 }
 
 func (m *Model) headerView() string {

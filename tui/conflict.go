@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -161,7 +164,126 @@ func (v *conflictView) scroll(fn func(*scroller)) {
 	}
 }
 
-func (v conflictView) view(st Styles) string {
+// open shows a conflict; its panes fill as the field answers.
+func (m *Model) open(id string) tea.Cmd {
+	if m.conflict.id != id {
+		m.conflict = newConflictView(id)
+	}
+	m.screen = screenConflict
+	m.conflict.layout(m.width, m.bodyHeight())
+	return loadDetail(m.svc, id)
+}
+
+func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
+	v := &m.conflict
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.fullHelp = true
+	case key.Matches(msg, k.Back):
+		m.screen = screenQueue
+		v.notice = ""
+		return m.reloadQueue()
+	case key.Matches(msg, k.NextPane):
+		v.focus = 1 - v.focus
+	case key.Matches(msg, k.Up):
+		v.scroll(func(p *scroller) { p.ScrollUp(1) })
+	case key.Matches(msg, k.Down):
+		v.scroll(func(p *scroller) { p.ScrollDown(1) })
+	case key.Matches(msg, k.PageUp):
+		v.scroll(func(p *scroller) { p.PageUp() })
+	case key.Matches(msg, k.PageDown):
+		v.scroll(func(p *scroller) { p.PageDown() })
+	case key.Matches(msg, k.Top):
+		v.scroll(func(p *scroller) { p.GotoTop() })
+	case key.Matches(msg, k.Bottom):
+		v.scroll(func(p *scroller) { p.GotoBottom() })
+	case key.Matches(msg, k.SyncScroll):
+		v.sync = !v.sync
+		if v.sync {
+			off := v.panes[v.focus].YOffset()
+			v.panes[0].SetYOffset(off)
+			v.panes[1].SetYOffset(off)
+			return m.say("Scrolling both panes together (" + keyOf(k.SyncScroll) + " to unlock).")
+		}
+		return m.say("Panes scroll on their own.")
+	case key.Matches(msg, k.Diff):
+		v.diff, v.raw, v.history = !v.diff, false, false
+		m.fillPanes()
+	case key.Matches(msg, k.Raw):
+		v.raw, v.diff, v.history = !v.raw, false, false
+		m.fillPanes()
+	case key.Matches(msg, k.History):
+		v.history, v.diff, v.raw = !v.history, false, false
+		m.fillPanes()
+	case key.Matches(msg, k.Decide):
+		return m.startDecide()
+	case key.Matches(msg, k.Vote):
+		return m.startVote()
+	}
+	return nil
+}
+
+// conflictWheel scrolls the pane under the mouse, or both.
+func (m *Model) conflictWheel(msg tea.MouseWheelMsg) {
+	v := &m.conflict
+	if !v.tabs && !v.sync {
+		v.focus = 0
+		if msg.Mouse().X >= m.width/2 {
+			v.focus = 1
+		}
+	}
+	if msg.Mouse().Button == tea.MouseWheelUp {
+		v.scroll(func(p *scroller) { p.ScrollUp(3) })
+	} else {
+		v.scroll(func(p *scroller) { p.ScrollDown(3) })
+	}
+}
+
+// detailLoaded shows the conflict the field sent, and says what changed
+// if it changed while on screen.
+func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
+	if msg.id != m.conflict.id {
+		return nil
+	}
+	v := &m.conflict
+	if msg.err != nil {
+		v.err = msg.err
+		return nil
+	}
+	before := v.detail.Conflict
+	if v.loaded && before.Version != msg.detail.Conflict.Version {
+		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
+		if f := m.drafts[v.id]; f != nil && f.result == nil {
+			v.notice += " What you typed is kept; deciding on the old state will be refused."
+		}
+	}
+	v.detail, v.loaded, v.err = msg.detail, true, nil
+	if m.vote != nil && m.vote.result == nil {
+		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
+	}
+	return m.layout()
+}
+
+func describeConflict(c model.Conflict) string {
+	switch {
+	case c.Resolution != nil:
+		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
+	case c.Status == model.StatusEscalated && c.Escalation != nil:
+		return "was escalated by " + c.Escalation.By
+	}
+	return "is now " + string(c.Status)
+}
+
+// conflictHelp is the footer of a conflict.
+func (m *Model) conflictHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{m.decisionKey(k.Decide), m.decisionKey(k.Vote), k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help}
+}
+
+func (v conflictView) view(st Styles, k keymap.Map) string {
 	if v.err != nil {
 		return st.Error.Render(safetext.Line(plainError(v.err)))
 	}
@@ -172,7 +294,7 @@ func (v conflictView) view(st Styles) string {
 	b.WriteString(v.headerView(st))
 	b.WriteByte('\n')
 	if v.tabs {
-		b.WriteString(v.tabsView(st))
+		b.WriteString(v.tabsView(st, k))
 		b.WriteByte('\n')
 		b.WriteString(v.paneView(st, v.focus))
 	} else {
@@ -181,7 +303,7 @@ func (v conflictView) view(st Styles) string {
 	return b.String()
 }
 
-func (v conflictView) tabsView(st Styles) string {
+func (v conflictView) tabsView(st Styles, k keymap.Map) string {
 	label := func(i int, name string, s lipgloss.Style) string {
 		t := fmt.Sprintf(" %s %s ", name, safetext.Line(v.side(i).Unit.ID))
 		if i == v.focus {
@@ -189,7 +311,7 @@ func (v conflictView) tabsView(st Styles) string {
 		}
 		return st.Muted.Render(t)
 	}
-	return label(0, "A", st.SideA) + " " + label(1, "B", st.SideB) + st.Muted.Render("  tab switches")
+	return label(0, "A", st.SideA) + " " + label(1, "B", st.SideB) + st.Muted.Render("  "+keyOf(k.NextPane)+" switches")
 }
 
 func (v conflictView) headerView(st Styles) string {
@@ -216,216 +338,4 @@ func (v conflictView) headerView(st Styles) string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
-}
-
-func escalationNote(st Styles, c model.Conflict) string {
-	if e := c.Escalation; e != nil && c.Status == model.StatusEscalated {
-		return st.Muted.Render(" · escalated by ") + safetext.Line(e.By) + st.Muted.Render(": "+lineOf(e.Reason))
-	}
-	if e := c.VoteOpened; e != nil && c.Status == model.StatusPendingVote {
-		return st.Muted.Render(" · vote opened by ") + safetext.Line(e.By) + st.Muted.Render(": "+lineOf(e.Reason))
-	}
-	return ""
-}
-
-func winnerNote(r *model.Resolution) string {
-	switch {
-	case r.WinnerID != nil:
-		return ": " + safetext.Line(*r.WinnerID) + " prevails"
-	case r.SynthesisUnitID != nil:
-		return ": new unit " + safetext.Line(*r.SynthesisUnitID)
-	}
-	return ""
-}
-
-// rulesLine says what each deterministic rule would pick, and whether the
-// rules agree.
-func (v conflictView) rulesLine(st Styles) string {
-	d := v.detail
-	names := map[model.Strategy]string{model.LastWriteWins: "last write", model.ConfidenceWeighted: "confidence", model.EvidenceCount: "evidence"}
-	var parts []string
-	winners := map[string]bool{}
-	for _, p := range d.Picks {
-		pick := "tie"
-		if !p.Tie {
-			side := d.Conflict.Side(p.WinnerID)
-			winners[side] = true
-			pick = sideStyle(st, side).Render(side)
-		}
-		parts = append(parts, names[p.Strategy]+" → "+pick+st.Muted.Render(" ("+p.Why+")"))
-	}
-	verdict := st.Agree.Render("rules agree")
-	if len(winners) > 1 {
-		verdict = st.Split.Render("rules split")
-	} else if len(winners) == 0 {
-		verdict = st.Warn.Render("rules cannot decide")
-	}
-	return st.Label.Render("Rules: ") + strings.Join(parts, st.Muted.Render(" · ")) + "  " + verdict
-}
-
-func sideStyle(st Styles, side string) lipgloss.Style {
-	if side == "B" {
-		return st.SideB
-	}
-	return st.SideA
-}
-
-func voteLines(st Styles, d model.ConflictDetail) []string {
-	t := d.Tally
-	head := st.Label.Render("Vote: ") + fmt.Sprintf("%d for %s · %d for %s · %d of quorum %d",
-		t.ForA, st.SideA.Render("A"), t.ForB, st.SideB.Render("B"), t.Total(), t.Quorum)
-	if t.Total() < t.Quorum && d.Conflict.Status == model.StatusPendingVote {
-		head += st.Muted.Render(fmt.Sprintf(" — %d more needed", t.Quorum-t.Total()))
-	}
-	lines := []string{head}
-	for i, b := range d.Ballots {
-		if i == 3 {
-			break
-		}
-		side := d.Conflict.Side(b.Choice)
-		lines = append(lines, "  "+safetext.Line(b.VoterID)+" → "+sideStyle(st, side).Render(side)+
-			st.Muted.Render(": "+lineOf(b.Rationale)))
-	}
-	return lines
-}
-
-// paneView draws side i: its metadata, then its scrolling text.
-func (v conflictView) paneView(st Styles, i int) string {
-	text := v.heads[i]
-	text.lines, text.widths = text.lines[:len(text.lines):len(text.lines)], text.widths[:len(text.widths):len(text.widths)]
-	text.extend(v.panes[i].Visible())
-	border := st.PaneBorder
-	if i == v.focus && !v.tabs {
-		border = st.PaneBorderFocused
-	}
-	return box(text, v.innerW, v.paneH, border)
-}
-
-// head lays out pane i's title, the unit's metadata and a rule.
-func (v conflictView) head(st Styles, i int) measured {
-	sd := v.side(i)
-	name, ss := "A", st.SideA
-	if i == 1 {
-		name, ss = "B", st.SideB
-	}
-	title := ss.Render(name) + " " + st.PaneTitle.Render(safetext.Line(sd.Unit.ID))
-	if v.history {
-		title = st.PaneTitle.Render([]string{"History", "Notifications"}[i])
-	}
-	m := measure(title, v.innerW)
-	if !v.history {
-		meta := measure(paneMeta(st, sd, v.innerW), v.innerW)
-		m.extend(meta.lines, meta.widths)
-	}
-	m.add(st.Muted.Render(strings.Repeat("─", v.innerW)), v.innerW)
-	return m
-}
-
-// paneMeta is the unit's header: author, type, confidence, evidence,
-// epoch and time, status, intent.
-func paneMeta(st Styles, sd model.Side, w int) string {
-	u := sd.Unit
-	who := safetext.Line(u.Source.AgentID) + " (" + safetext.Line(u.Source.AgentRole) + ")"
-	if sd.Agent != nil {
-		who += st.Muted.Render(fmt.Sprintf(" authority %d", sd.Agent.Authority))
-	}
-	score := u.Confidence.ScoreOr(0)
-	conf := bar(st, score, 10) + fmt.Sprintf(" %.2f ", score) + st.Muted.Render(safetext.Line(u.Confidence.Reasoning))
-	if u.Confidence.Score == nil {
-		conf = st.Muted.Render("no confidence given")
-	}
-	ev := fmt.Sprintf("%d supporting", len(sd.Supporters))
-	if len(sd.Supporters) > 0 {
-		ev += st.Muted.Render(" — " + safetext.Line(strings.Join(sd.Supporters, ", ")))
-	}
-	if n := len(u.Confidence.Evidence); n > 0 {
-		ev += st.Muted.Render(fmt.Sprintf(" · %d cited", n))
-	}
-	when := fmt.Sprintf("epoch %d · %s · %s · %s", u.Epoch, u.Source.Timestamp.Local().Format("2006-01-02 15:04"), u.Mode, u.Status)
-	intent := "intent: " + safetext.Line(u.Intent.Purpose)
-	if u.Intent.TaskID != nil {
-		intent += st.Muted.Render(" (task " + safetext.Line(*u.Intent.TaskID) + ")")
-	}
-	lines := []string{who + st.Muted.Render(" · "+string(u.Type)), conf, st.Label.Render("evidence ") + ev,
-		st.Muted.Render(when), st.Muted.Render(intent)}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// bar draws a confidence score as a bar of n cells.
-func bar(st Styles, score float64, n int) string {
-	full := int(score*float64(n) + 0.5)
-	full = max(0, min(n, full))
-	return st.Bar.Full.Render(strings.Repeat("█", full)) + st.Bar.Empty.Render(strings.Repeat("░", n-full))
-}
-
-// maxRawBytes bounds the raw text a pane lays out: laying out takes
-// about 50 ms a megabyte, in Update. The whole unit is one command away.
-const maxRawBytes = 1 << 20
-
-// rawText is a unit's content as it was written, made safe, up to
-// maxRawBytes; past that, a note says how to read all of it.
-func rawText(content, conflictID string) string {
-	text, cut := safetext.Truncate(content, maxRawBytes)
-	text = safetext.Block(text)
-	if cut {
-		text += fmt.Sprintf("\n\n… shown: the first %d KB of %d KB. `arbiter show %s` prints all of it.",
-			maxRawBytes>>10, len(content)>>10, safetext.Line(conflictID))
-	}
-	return text
-}
-
-// maxPayloadBytes bounds the part of an event's payload the history
-// shows: a RECORD event holds the whole unit.
-const maxPayloadBytes = 2 << 10
-
-// excerpt is s cut to at most n bytes, with "…" if it was cut.
-func excerpt(s string, n int) string {
-	if cut, ok := safetext.Truncate(s, n); ok {
-		return cut + "…"
-	}
-	return s
-}
-
-// maxLineBytes bounds the field text a one-line place of the screen
-// sanitizes and measures: more than the widest line shows. Descriptions,
-// reasons and rationales have no size limit, and the conflict's header
-// is drawn at every frame: a 10 MB description took seconds a frame.
-const maxLineBytes = 4 << 10
-
-// lineOf is field text made safe for one line, cut to maxLineBytes first.
-func lineOf(s string) string { return safetext.Line(excerpt(s, maxLineBytes)) }
-
-func historyText(st Styles, d model.ConflictDetail) string {
-	var b strings.Builder
-	for _, e := range d.Events {
-		fmt.Fprintf(&b, "%s %s %s\n", st.Muted.Render(fmt.Sprintf("epoch %-5d", e.Epoch)),
-			st.Bold.Render(e.Operation), safetext.Line(e.AgentID))
-		fmt.Fprintf(&b, "  %s\n", st.Muted.Render(safetext.Line(e.At.Local().Format("2006-01-02 15:04:05"))))
-		if len(e.Payload) > 2 {
-			b.WriteString(st.Faint.Render("  "+safetext.Line(excerpt(string(e.Payload), maxPayloadBytes))) + "\n")
-		}
-	}
-	if b.Len() == 0 {
-		return st.Muted.Render("No events.")
-	}
-	return b.String()
-}
-
-func notificationsText(st Styles, d model.ConflictDetail) string {
-	var b strings.Builder
-	for _, n := range d.Notifications {
-		action := ""
-		if n.RequiresAction {
-			action = st.Warn.Render(" · action needed")
-		}
-		fmt.Fprintf(&b, "%s → %s%s\n  %s\n", st.Muted.Render(fmt.Sprintf("epoch %-5d", n.Epoch)),
-			st.Bold.Render(safetext.Line(n.AgentID)), action, safetext.Line(n.Event+": "+n.Summary))
-	}
-	if b.Len() == 0 {
-		return st.Muted.Render("No notifications.")
-	}
-	return b.String()
 }

@@ -34,22 +34,7 @@ type (
 	}
 	watchTickMsg   struct{}
 	dataChangedMsg struct{ version int64 }
-	mergeDoneMsg   struct {
-		req  model.MergeRequest
-		resp model.MergeResponse
-		err  error
-	}
-	voteDoneMsg struct {
-		req  model.VoteRequest
-		resp model.VoteResponse
-		err  error
-	}
-	editorDoneMsg struct {
-		id   string
-		text string
-		err  error
-	}
-	flashClearMsg struct{ id int }
+	flashClearMsg  struct{ id int }
 )
 
 // queuePage is how many conflicts one load brings; more come as the
@@ -125,7 +110,7 @@ func watch(svc *review.Service) tea.Cmd {
 func submitMerge(svc *review.Service, as string, req model.MergeRequest) tea.Cmd {
 	return func() tea.Msg {
 		resp, err := svc.Merge(context.Background(), as, req)
-		return mergeDoneMsg{req: req, resp: resp, err: err}
+		return answerMsg[model.MergeResponse]{conflictID: req.ConflictID, resp: resp, err: err}
 	}
 }
 
@@ -133,6 +118,6 @@ func submitMerge(svc *review.Service, as string, req model.MergeRequest) tea.Cmd
 func submitVote(svc *review.Service, as string, req model.VoteRequest) tea.Cmd {
 	return func() tea.Msg {
 		resp, err := svc.Vote(context.Background(), as, req)
-		return voteDoneMsg{req: req, resp: resp, err: err}
+		return answerMsg[model.VoteResponse]{conflictID: req.ConflictID, resp: resp, err: err}
 	}
 }

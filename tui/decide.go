@@ -2,58 +2,41 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-)
-
-// field is a part of a form that has the keyboard.
-type field int
-
-const (
-	fieldStrategy field = iota
-	fieldWinner
-	fieldRationale
-	fieldSynthesis
 )
 
 // decideForm is the decision being written for one conflict. It outlives
 // refusals and leaving the form: what was typed stays until it is written.
 type decideForm struct {
-	detail     model.ConflictDetail
-	choices    []model.Choice
-	sel        int
-	winner     string
-	rationale  textarea.Model
-	synthesis  textarea.Model
-	focus      field
-	preview    string // rendered synthesis, when previewing
-	confirming bool
-	busy       bool
-	refusal    string
-	result     *model.MergeResponse
+	submission[model.MergeResponse]
+	detail    model.ConflictDetail
+	choices   []model.Choice
+	sel       int
+	winner    string
+	rationale textarea.Model
+	synthesis textarea.Model
+	focus     field
+	preview   string // rendered synthesis, when previewing
 }
 
-func newTextarea(placeholder string, dark bool) textarea.Model {
-	t := textarea.New()
-	t.SetStyles(textarea.DefaultStyles(dark))
-	t.Placeholder = placeholder
-	t.ShowLineNumbers = false
-	t.CharLimit = 0
-	t.MaxHeight = 0
-	return t
-}
+type previewMsg struct{ id, out string }
 
-func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool) *decideForm {
+func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.Map) *decideForm {
 	f := &decideForm{
 		detail:    d,
 		choices:   model.Choices(me, d),
 		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
-		synthesis: newTextarea("The new unit's text, in markdown. ctrl+e opens $EDITOR with both units.", dark),
+		synthesis: newTextarea("The new unit's text, in markdown. "+keyOf(k.Editor)+" opens $EDITOR with both units.", dark),
 	}
 	f.sel = -1
 	for i, c := range f.choices {
@@ -67,6 +50,46 @@ func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool) *decideFor
 	}
 	f.pickDefaultWinner()
 	return f
+}
+
+// startDecide opens the decision form on the conflict on screen, with
+// what was typed before if it was left unwritten.
+func (m *Model) startDecide() tea.Cmd {
+	v := &m.conflict
+	if why := m.canDecide(); why != "" {
+		return m.say("Deciding is disabled: " + why + ".")
+	}
+	if !v.loaded {
+		return nil
+	}
+	if v.detail.Conflict.Status == model.StatusPendingVote {
+		return m.say(v.id + " is put to a vote: press " + keyOf(m.keys.Vote) + " to vote.")
+	}
+	if v.detail.Conflict.Status == model.StatusResolved {
+		return m.say(v.id + " is already resolved.")
+	}
+	f := m.drafts[v.id]
+	if f == nil || f.result != nil {
+		f = newDecideForm(v.detail, m.me, m.styles.Theme.Dark, m.keys)
+		m.drafts[v.id] = f
+	} else if f.detail.Conflict.Version != v.detail.Conflict.Version {
+		f.refresh(v.detail, m.me)
+	}
+	m.screen = screenDecide
+	f.layout(m.width, m.bodyHeight())
+	return nil
+}
+
+// refresh moves a kept draft onto the conflict's new state, keeping what
+// was typed.
+func (f *decideForm) refresh(d model.ConflictDetail, me model.Agent) {
+	s := f.strategy()
+	f.detail, f.choices = d, model.Choices(me, d)
+	for i, c := range f.choices {
+		if c.Strategy == s {
+			f.sel = i
+		}
+	}
 }
 
 func (f *decideForm) strategy() model.Strategy { return f.choices[f.sel].Strategy }
@@ -100,12 +123,7 @@ func (f *decideForm) fields() []field {
 // cycle moves the focus to the next (or previous) field.
 func (f *decideForm) cycle(delta int) {
 	fs := f.fields()
-	i := 0
-	for j, x := range fs {
-		if x == f.focus {
-			i = j
-		}
-	}
+	i := max(0, slices.Index(fs, f.focus))
 	f.focus = fs[(i+delta+len(fs))%len(fs)]
 	f.rationale.Blur()
 	f.synthesis.Blur()
@@ -116,9 +134,6 @@ func (f *decideForm) cycle(delta int) {
 		f.synthesis.Focus()
 	}
 }
-
-// typing reports whether a text box has the keyboard.
-func (f *decideForm) typing() bool { return f.focus == fieldRationale || f.focus == fieldSynthesis }
 
 // request builds the MERGE request, or says what is missing.
 func (f *decideForm) request() (model.MergeRequest, string) {
@@ -147,26 +162,101 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 	return req, ""
 }
 
-// foresee says what the decision will change.
-func (f *decideForm) foresee(agents []model.Agent) model.Foresight {
-	return model.Foresee(f.detail, agents, f.strategy(), f.winner)
+func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := m.drafts[m.conflict.id]
+	k := m.keys
+	switch f.key(msg, k, k.Back, k.Open, k.Quit) {
+	case stepNone:
+		return nil
+	case stepSend:
+		req, _ := f.request()
+		return submitMerge(m.svc, m.opt.As, req)
+	case stepLeave:
+		m.screen = screenQueue
+		delete(m.drafts, m.conflict.id)
+		return m.reloadQueue()
+	}
+	synthesis := f.strategy() == model.Synthesis
+	switch {
+	case key.Matches(msg, k.Back):
+		if f.preview != "" {
+			f.preview = ""
+			return nil
+		}
+		m.screen = screenConflict
+		return nil
+	case key.Matches(msg, k.Submit):
+		_, problem := f.request()
+		f.submit(problem)
+		return nil
+	case key.Matches(msg, k.Next):
+		f.cycle(1)
+		return nil
+	case key.Matches(msg, k.Prev):
+		f.cycle(-1)
+		return nil
+	case key.Matches(msg, k.Editor) && synthesis:
+		return writeDraft(m.conflict.id, editorText(f))
+	case key.Matches(msg, k.Preview) && synthesis:
+		if f.preview != "" {
+			f.preview = ""
+			return nil
+		}
+		md, id, text, w, theme := m.md, m.conflict.id, f.synthesis.Value(), min(m.width, 100)-2, m.styles.Theme.Name()
+		return func() tea.Msg { return previewMsg{id: id, out: md.Render(text, w, theme)} }
+	}
+	var cmd tea.Cmd
+	switch f.focus {
+	case fieldStrategy:
+		switch {
+		case key.Matches(msg, k.Up):
+			f.sel = max(0, f.sel-1)
+		case key.Matches(msg, k.Down):
+			f.sel = min(len(f.choices)-1, f.sel+1)
+		}
+		f.pickDefaultWinner()
+	case fieldWinner:
+		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
+			f.winner = id
+		}
+	case fieldRationale:
+		f.rationale, cmd = f.rationale.Update(msg)
+	case fieldSynthesis:
+		f.preview = ""
+		f.synthesis, cmd = f.synthesis.Update(msg)
+	}
+	return cmd
 }
 
-func (f *decideForm) view(st Styles, k KeyMap, agents []model.Agent, w, h int) string {
+// decideHelp is the footer of the decision form.
+func (m *Model) decideHelp() []key.Binding {
+	k := m.keys
+	f := m.drafts[m.conflict.id]
+	if f != nil && f.confirming {
+		return []key.Binding{k.Confirm, k.Cancel}
+	}
+	b := []key.Binding{k.Next, k.Submit, k.Back}
+	if f != nil && f.strategy() == model.Synthesis {
+		b = append(b, k.Editor, k.Preview)
+	}
+	return b
+}
+
+func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int) string {
 	var b strings.Builder
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Decide "+safetext.Line(c.ID)) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
 	if f.result != nil {
 		b.WriteString(resultView(st, *f.result))
-		b.WriteString("\n\n" + st.Muted.Render("esc returns to the queue"))
+		b.WriteString("\n\n" + leaveHint(st, k, "the queue"))
 		return b.String()
 	}
 	if f.confirming {
-		b.WriteString(confirmView(st, f, agents))
+		b.WriteString(f.confirmView(st, k, agents))
 		return b.String()
 	}
-	b.WriteString(f.label(st, fieldStrategy, "Strategy") + "\n")
+	b.WriteString(fieldLabel(st, f.focus == fieldStrategy, "Strategy") + "\n")
 	for i, ch := range f.choices {
 		line := "  " + string(ch.Strategy)
 		if ch.Strategy.Extension() {
@@ -180,25 +270,21 @@ func (f *decideForm) view(st Styles, k KeyMap, agents []model.Agent, w, h int) s
 		}
 		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
 	}
-	if contains(f.fields(), fieldWinner) {
-		b.WriteString("\n" + f.label(st, fieldWinner, "Winner") + "  " + f.winnerView(st) + "\n")
+	if slices.Contains(f.fields(), fieldWinner) {
+		b.WriteString("\n" + fieldLabel(st, f.focus == fieldWinner, "Winner") + "  " + f.winnerView(st, k) + "\n")
 	}
-	b.WriteString("\n" + f.label(st, fieldRationale, "Rationale") + "\n")
+	b.WriteString("\n" + fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n")
 	b.WriteString(f.rationale.View() + "\n")
 	if f.strategy() == model.Synthesis {
-		b.WriteString("\n" + f.label(st, fieldSynthesis, "Synthesis") + st.Muted.Render("  ctrl+e $EDITOR · ctrl+p preview") + "\n")
+		b.WriteString("\n" + fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") +
+			st.Muted.Render("  "+helpOf(k.Editor)+" · "+helpOf(k.Preview)) + "\n")
 		if f.preview != "" {
 			b.WriteString(f.preview + "\n")
 		} else {
 			b.WriteString(f.synthesis.View() + "\n")
 		}
 	}
-	if f.refusal != "" {
-		b.WriteString("\n" + st.Error.Render(safetext.Block(f.refusal)) + "\n")
-	}
-	if f.busy {
-		b.WriteString("\n" + st.Muted.Render("Writing…") + "\n")
-	}
+	b.WriteString(f.statusView(st))
 	return b.String()
 }
 
@@ -210,23 +296,9 @@ func (f *decideForm) layout(w, h int) {
 	f.synthesis.SetHeight(max(3, h-20-len(f.choices)))
 }
 
-func (f *decideForm) label(st Styles, fl field, name string) string {
-	if f.focus == fl {
-		return st.Key.Render("▍" + name)
-	}
-	return st.Label.Render(" " + name)
-}
-
-func (f *decideForm) winnerView(st Styles) string {
-	opt := func(id, name string) string {
-		t := fmt.Sprintf(" %s %s ", name, safetext.Line(id))
-		if f.winner == id {
-			return st.Selected.Render(sideStyle(st, name).Render(t))
-		}
-		return st.Muted.Render(t)
-	}
+func (f *decideForm) winnerView(st Styles, k keymap.Map) string {
 	c := f.detail.Conflict
-	out := opt(c.UnitA, "A") + " " + opt(c.UnitB, "B") + st.Muted.Render("  a/b or ←/→")
+	out := sidesView(st, c, f.winner) + st.Muted.Render("  "+sidesHint(k))
 	if s := f.strategy(); s.Deterministic() {
 		p := model.RulePick(s, f.detail.A.Contender(), f.detail.B.Contender())
 		if p.Tie {
@@ -239,8 +311,8 @@ func (f *decideForm) winnerView(st Styles) string {
 }
 
 // confirmView tells exactly what will change before anything is written.
-func confirmView(st Styles, f *decideForm, agents []model.Agent) string {
-	fs := f.foresee(agents)
+func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent) string {
+	fs := model.Foresee(f.detail, agents, f.strategy(), f.winner)
 	c := f.detail.Conflict
 	var b strings.Builder
 	b.WriteString(st.Header.Render("Write this decision?") + "\n\n")
@@ -259,7 +331,7 @@ func confirmView(st Styles, f *decideForm, agents []model.Agent) string {
 	}
 	fmt.Fprintf(&b, "  notified: %s\n", safetext.Line(strings.Join(fs.Notified, ", ")))
 	fmt.Fprintf(&b, "  rationale: %s\n", safetext.Line(strings.TrimSpace(f.rationale.Value())))
-	b.WriteString("\n" + st.Key.Render("y") + " write it   " + st.Key.Render("N") + " go back (default)")
+	b.WriteString("\n" + confirmPrompt(st, k, "write it"))
 	return b.String()
 }
 
@@ -281,22 +353,4 @@ func resultView(st Styles, r model.MergeResponse) string {
 	}
 	b.WriteString("  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")))
 	return b.String()
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// sidesLine names both units and their authors, for a form's header.
-func sidesLine(st Styles, d model.ConflictDetail) string {
-	side := func(name string, sd model.Side) string {
-		return sideStyle(st, name).Render(name) + " " + safetext.Line(sd.Unit.ID) +
-			st.Muted.Render(" by "+safetext.Line(sd.Unit.Source.AgentID))
-	}
-	return side("A", d.A) + st.Muted.Render("  vs  ") + side("B", d.B)
 }

@@ -209,8 +209,8 @@ func TestRefusalIsShownPlainlyAndKeepsTheRationale(t *testing.T) {
 
 func TestDismissAndEscalateFromTheScreen(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	// plan-juno, a senior agent, escalates a detected conflict.
-	s := start(t, svc, "plan-juno", 140, 40)
+	// ana-quill, a senior agent, escalates a detected conflict.
+	s := start(t, svc, "ana-quill", 140, 40)
 	s.waitFor("conflict-008")
 	s.keys("a")
 	s.waitFor("showing all statuses", "conflict-018")
@@ -230,7 +230,7 @@ func TestDismissAndEscalateFromTheScreen(t *testing.T) {
 	s.waitFor("conflict-018 becomes escalated", "ops-maya")
 	s.keys("y")
 	s.waitFor("Written.", "is now escalated")
-	if d := detailOf(t, svc, "conflict-018"); d.Conflict.Status != model.StatusEscalated || d.Conflict.Escalation.By != "plan-juno" {
+	if d := detailOf(t, svc, "conflict-018"); d.Conflict.Status != model.StatusEscalated || d.Conflict.Escalation.By != "ana-quill" {
 		t.Fatalf("conflict-018 = %+v", d.Conflict)
 	}
 	// The operator dismisses it.

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"arbiter/demo"
+	"arbiter/internal/keymap"
 	"arbiter/review"
 	"arbiter/store"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -75,14 +77,40 @@ type probe struct {
 	// hold, while open, keeps back the formatting of the rest of units
 	// whose heads arrived (see holdRests).
 	hold chan struct{}
+	// synced is the last syncMsg the program reached (see settle).
+	synced int
+	// loads counts the queue's loads.
+	loads int
+	// formatting says, of each unit rendering seen, whether its rest is
+	// still to come.
+	formatting map[mdKey]bool
 }
+
+// syncMsg marks a point in the program's messages: once the probe sees
+// it, every message sent before it was handled.
+type syncMsg struct{ n int }
 
 func (p *probe) Init() tea.Cmd { return p.inner.Init() }
 
 func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(syncMsg); ok {
+		p.mu.Lock()
+		p.synced = m.n
+		p.mu.Unlock()
+		return p, nil
+	}
 	_, cmd := p.inner.Update(msg)
 	p.mu.Lock()
 	p.frame = p.inner.View().Content
+	switch msg := msg.(type) {
+	case queueLoadedMsg:
+		p.loads++
+	case renderedMsg:
+		if p.formatting == nil {
+			p.formatting = map[mdKey]bool{}
+		}
+		p.formatting[msg.key] = msg.rest != nil
+	}
 	hold := p.hold
 	p.mu.Unlock()
 	if r, ok := msg.(renderedMsg); ok && r.rest != nil && cmd != nil && hold != nil {
@@ -131,9 +159,15 @@ func (p *probe) Styled() string {
 
 // session is the screen running under teatest.
 type session struct {
-	t  *testing.T
-	tm *teatest.TestModel
-	p  *probe
+	t   *testing.T
+	tm  *teatest.TestModel
+	p   *probe
+	svc *review.Service
+	// k are the bindings the screen runs with.
+	k     keymap.Map
+	syncs int
+	// baseLoads is the queue's loads when the test began to watch them.
+	baseLoads int
 }
 
 func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(*Options)) *session {
@@ -144,7 +178,7 @@ func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(
 	}
 	p := &probe{inner: New(svc, o)}
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
-	s := &session{t: t, tm: tm, p: p}
+	s := &session{t: t, tm: tm, p: p, svc: svc, k: p.inner.keys}
 	t.Cleanup(func() { tm.Quit() })
 	return s
 }
@@ -195,18 +229,76 @@ func (s *session) keys(keys ...string) {
 
 func (s *session) typeText(text string) { s.tm.Type(text) }
 
+// press presses the first key of a binding, as the screen has it bound.
+func (s *session) press(b key.Binding) {
+	s.t.Helper()
+	if len(b.Keys()) == 0 {
+		s.t.Fatalf("binding %+v has no key", b.Help())
+	}
+	s.keys(b.Keys()[0])
+}
+
+// settle waits until the program has handled every message sent so far,
+// and reports false if it stopped handling them (it quit).
+func (s *session) settle() bool {
+	s.syncs++
+	n := s.syncs
+	s.tm.Send(syncMsg{n})
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		s.p.mu.Lock()
+		done := s.p.synced >= n
+		s.p.mu.Unlock()
+		if done {
+			return true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return false
+}
+
+// waitFormatted waits until both units on screen are formatted whole, so
+// that no rest arrives later to move their panes.
+func (s *session) waitFormatted() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.p.mu.Lock()
+		done := len(s.p.formatting) >= 2
+		for _, more := range s.p.formatting {
+			done = done && !more
+		}
+		s.p.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the units were never formatted whole; last frame:\n%s", s.p.Frame())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// loads is how many times the queue was loaded.
+func (s *session) loads() int {
+	s.p.mu.Lock()
+	defer s.p.mu.Unlock()
+	return s.p.loads
+}
+
 // keyMsg builds a key press from its name, as key.Matches reads it.
 func keyMsg(k string) tea.KeyPressMsg {
 	special := map[string]tea.Key{
 		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
 		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
-		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
-		"ctrl+s": {Code: 's', Mod: tea.ModCtrl}, "ctrl+p": {Code: 'p', Mod: tea.ModCtrl},
-		"ctrl+e": {Code: 'e', Mod: tea.ModCtrl}, "ctrl+r": {Code: 'r', Mod: tea.ModCtrl},
-		"pgdown": {Code: tea.KeyPgDown}, "space": {Code: tea.KeySpace, Text: " "},
+		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd},
+		"pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown}, "space": {Code: tea.KeySpace, Text: " "},
 	}
 	if key, ok := special[k]; ok {
 		return tea.KeyPressMsg(key)
+	}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
+		return tea.KeyPressMsg(tea.Key{Code: rune(c[0]), Mod: tea.ModCtrl})
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg(tea.Key{Code: r, Text: k})

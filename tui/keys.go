@@ -1,79 +1,72 @@
 package tui
 
 import (
+	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"arbiter/internal/keymap"
 
 	"charm.land/bubbles/v2/key"
 )
 
-// KeyMap is every binding of the screen. Names are what the config file
-// uses to rebind them (keys.NAME = ["x", "ctrl+x"]).
-type KeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, Open, Back, Quit, ForceQuit, Help key.Binding
-	Filter, Sort, AllStatuses, Refresh                                         key.Binding
-	NextPane, SyncScroll, Diff, History, Raw, Decide, Vote                     key.Binding
-	Submit, Editor, Preview, Confirm, Cancel, Next, Prev                       key.Binding
+// The bindings themselves are internal/keymap's table. Every hint that
+// names a key is built here from it, never written out.
+
+// quitKey is the binding that quits from the screen in front: in a
+// form or the help, quit's keys do something else.
+func (m *Model) quitKey() key.Binding {
+	if m.fullHelp || m.screen == screenDecide || m.screen == screenVote {
+		return m.keys.ForceQuit
+	}
+	return m.keys.Quit
 }
 
-// DefaultKeyMap is the bindings before any override.
-func DefaultKeyMap() KeyMap {
-	b := func(keys []string, help, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+// keyOf names a binding's keys as the help shows them: "esc", "↑/k".
+func keyOf(b key.Binding) string { return b.Help().Key }
+
+// helpOf is a binding's keys and what it does: "ctrl+e $EDITOR".
+func helpOf(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+
+// keysOf splits a binding's help into the keys it names ("a/←": a, ←).
+func keysOf(b key.Binding) []string {
+	label := keyOf(b)
+	parts := strings.Split(label, "/")
+	if slices.Contains(parts, "") { // a key is "/" itself
+		return []string{label}
 	}
-	return KeyMap{
-		Up:          b([]string{"k", "up"}, "↑/k", "up"),
-		Down:        b([]string{"j", "down"}, "↓/j", "down"),
-		Top:         b([]string{"g", "home"}, "g", "top"),
-		Bottom:      b([]string{"G", "end"}, "G", "bottom"),
-		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown:    b([]string{"pgdown", "ctrl+d", "space"}, "pgdn", "page down"),
-		Open:        b([]string{"enter"}, "enter", "open"),
-		Back:        b([]string{"esc"}, "esc", "back"),
-		Quit:        b([]string{"q"}, "q", "quit"),
-		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit"),
-		Help:        b([]string{"?"}, "?", "help"),
-		Filter:      b([]string{"/"}, "/", "filter"),
-		Sort:        b([]string{"s"}, "s", "sort"),
-		AllStatuses: b([]string{"a"}, "a", "all statuses"),
-		Refresh:     b([]string{"ctrl+r"}, "ctrl+r", "reload"),
-		NextPane:    b([]string{"tab"}, "tab", "switch pane"),
-		SyncScroll:  b([]string{"L"}, "L", "lock scroll"),
-		Diff:        b([]string{"w"}, "w", "word diff"),
-		History:     b([]string{"h"}, "h", "history"),
-		Raw:         b([]string{"r"}, "r", "raw text"),
-		Decide:      b([]string{"d"}, "d", "decide"),
-		Vote:        b([]string{"v"}, "v", "vote"),
-		Submit:      b([]string{"ctrl+s"}, "ctrl+s", "submit"),
-		Editor:      b([]string{"ctrl+e"}, "ctrl+e", "$EDITOR"),
-		Preview:     b([]string{"ctrl+p"}, "ctrl+p", "preview"),
-		Confirm:     b([]string{"y"}, "y", "yes"),
-		Cancel:      b([]string{"n"}, "n", "no"),
-		Next:        b([]string{"tab"}, "tab", "next field"),
-		Prev:        b([]string{"shift+tab"}, "shift+tab", "previous field"),
-	}
+	return parts
 }
 
-// Rebind applies overrides (binding name, case-insensitive → keys) and
-// returns the names it did not know.
-func (k *KeyMap) Rebind(overrides map[string][]string) []string {
-	byName := map[string]*key.Binding{
-		"up": &k.Up, "down": &k.Down, "top": &k.Top, "bottom": &k.Bottom, "pageup": &k.PageUp,
-		"pagedown": &k.PageDown, "open": &k.Open, "back": &k.Back, "quit": &k.Quit, "help": &k.Help,
-		"filter": &k.Filter, "sort": &k.Sort, "allstatuses": &k.AllStatuses, "refresh": &k.Refresh,
-		"nextpane": &k.NextPane, "syncscroll": &k.SyncScroll, "diff": &k.Diff, "history": &k.History,
-		"raw": &k.Raw, "decide": &k.Decide, "vote": &k.Vote, "submit": &k.Submit, "editor": &k.Editor,
-		"preview": &k.Preview, "confirm": &k.Confirm, "cancel": &k.Cancel,
+// sidesHint names the keys that choose A and B: "a/b or ←/→".
+func sidesHint(k keymap.Map) string {
+	a, b := keysOf(k.ChooseA), keysOf(k.ChooseB)
+	if len(a) != len(b) {
+		return keyOf(k.ChooseA) + " for A, " + keyOf(k.ChooseB) + " for B"
 	}
-	var unknown []string
-	for name, keys := range overrides {
-		n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-		b, ok := byName[n]
-		if !ok || len(keys) == 0 {
-			unknown = append(unknown, name)
-			continue
-		}
-		b.SetKeys(keys...)
-		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
+	pairs := make([]string, len(a))
+	for i := range a {
+		pairs[i] = a[i] + "/" + b[i]
 	}
-	return unknown
+	return strings.Join(pairs, " or ")
+}
+
+// defaultAnswer names the key of the answer a prompt takes when any other
+// key is pressed, a single letter in capitals as in "y/N".
+func defaultAnswer(b key.Binding) string {
+	k := keyOf(b)
+	if utf8.RuneCountInString(k) == 1 {
+		return strings.ToUpper(k)
+	}
+	return k
+}
+
+// decisionKey shows a decision binding, marked when decisions are
+// disabled so the reason is one key press away.
+func (m *Model) decisionKey(b key.Binding) key.Binding {
+	if m.canDecide() != "" {
+		h := b.Help()
+		b.SetHelp(h.Key, h.Desc+" (read-only)")
+	}
+	return b
 }

@@ -1,25 +1,29 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"arbiter/demo"
+	"arbiter/fieldgen"
+	"arbiter/internal/keymap"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-func TestRebindReportsUnknownNames(t *testing.T) {
-	k := DefaultKeyMap()
-	unknown := k.Rebind(map[string][]string{"Decide": {"D"}, "no_such_binding": {"x"}})
-	if len(unknown) != 1 || unknown[0] != "no_such_binding" {
-		t.Errorf("unknown = %v", unknown)
+// rebound is the default bindings with overrides applied.
+func rebound(t testing.TB, overrides map[string][]string) keymap.Map {
+	t.Helper()
+	k, err := keymap.New(overrides)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := k.Decide.Keys(); len(got) != 1 || got[0] != "D" {
-		t.Errorf("decide keys = %v", got)
-	}
+	return k
 }
 
 func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = map[string][]string{"decide": {"D"}} })
+	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = rebound(t, map[string][]string{"decide": {"D"}}) })
 	s.waitFor("▸ conflict-008")
 	s.keys("enter")
 	s.waitFor("A mem-023", "D decide")
@@ -28,4 +32,31 @@ func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 	s.keys("q") // never quits from a form
 	s.keys("esc")
 	s.waitFor("A mem-023")
+}
+
+func TestNotesOnUnformattedTextNameTheRawBindingsKey(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	m := New(svc, Options{Keys: rebound(t, map[string][]string{"raw": {"R"}})})
+	deep := strings.Repeat(">", 20) + " deep\n\nA paragraph.\n"
+	out := ansi.Strip(m.md.Render(deep, 200, "dark"))
+	if !strings.Contains(out, "Press R for the raw text.") || strings.Contains(out, "Press r ") {
+		t.Errorf("the note should name raw's new key R:\n%s", out)
+	}
+	long := ansi.Strip(m.md.Render(fieldgen.Markdown(4, 70<<10), 200, "dark"))
+	if !strings.Contains(long, "Press R for the raw text.") {
+		t.Errorf("the note on a cut unit should name raw's new key R:\n%s", long[max(0, len(long)-300):])
+	}
+}
+
+func TestHelpShowsEveryBindingOnAnEightyColumnTerminal(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, demo.Operator, 80, 30)
+	s.waitFor("▸ conflict-008")
+	s.keys("?")
+	f := spaces.ReplaceAllString(s.waitFor("previous field"), " ")
+	for _, e := range keymap.Default().Entries() {
+		if h := e.Binding.Help(); !strings.Contains(f, h.Key+" "+h.Desc) {
+			t.Errorf("the help does not show %s (%s %s):\n%s", e.Name, h.Key, h.Desc, s.p.Frame())
+		}
+	}
 }

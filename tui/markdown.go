@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/internal/keymap"
+
 	"charm.land/glamour/v2"
 )
 
@@ -41,10 +43,13 @@ type markdown struct {
 	// budget is how long formatting one unit may take: renderBudget
 	// (tests that must see everything formatted give it more).
 	budget time.Duration
+	// rawKey names the key that shows the raw text, in the notes on what
+	// could not be formatted.
+	rawKey string
 }
 
 func newMarkdown() *markdown {
-	return &markdown{idle: map[string][]*glamour.TermRenderer{}, budget: renderBudget}
+	return &markdown{idle: map[string][]*glamour.TermRenderer{}, budget: renderBudget, rawKey: keyOf(keymap.Default().Raw)}
 }
 
 // Render turns untrusted markdown into styled terminal text for a pane of

@@ -35,13 +35,13 @@ func (m *markdown) begin(content string, width int, theme string, first int) *fo
 	text, cut := safetext.Truncate(safetext.Block(content), maxRenderBytes)
 	j := &formatJob{width: width, theme: theme, text: text, start: time.Now()}
 	if cut {
-		j.tail = "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press r for the raw text.",
-			maxRenderBytes>>10, len(content)>>10), width, " ")
+		j.tail = "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press %s for the raw text.",
+			maxRenderBytes>>10, len(content)>>10, m.rawKey), width, " ")
 	}
 	if depth := nestingDepth(text); depth > maxNesting {
 		j.plain = true
-		j.write(ansi.Wrap(fmt.Sprintf("Shown as plain text: it nests %d levels deep, too deep to format. Press r for the raw text.",
-			depth)+"\n\n"+text, width, " "))
+		j.write(ansi.Wrap(fmt.Sprintf("Shown as plain text: it nests %d levels deep, too deep to format. Press %s for the raw text.",
+			depth, m.rawKey)+"\n\n"+text, width, " "))
 		return j
 	}
 	j.left = pieces(text, first)

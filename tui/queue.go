@@ -5,10 +5,13 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -113,6 +116,145 @@ func (q *queue) scrollTo(visible int) {
 	q.top = max(0, min(q.top, max(0, len(q.rows)-visible)))
 }
 
+func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
+	q := &m.queue
+	k := m.keys
+	if q.editing {
+		return m.filterKey(msg)
+	}
+	rows := m.queueRows()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.fullHelp = true
+	case key.Matches(msg, k.Up):
+		q.move(-1, rows)
+	case key.Matches(msg, k.Down):
+		q.move(1, rows)
+		return m.maybeMore()
+	case key.Matches(msg, k.Top):
+		q.move(-len(q.rows), rows)
+	case key.Matches(msg, k.Bottom):
+		q.move(len(q.rows), rows)
+		return m.maybeMore()
+	case key.Matches(msg, k.PageUp):
+		q.move(-rows, rows)
+	case key.Matches(msg, k.PageDown):
+		q.move(rows, rows)
+		return m.maybeMore()
+	case key.Matches(msg, k.Filter):
+		q.editing = true
+		q.filter.SetValue(q.search)
+		return q.filter.Focus()
+	case key.Matches(msg, k.Back):
+		if q.search != "" {
+			q.search = ""
+			q.filter.SetValue("")
+			return m.reloadQueue()
+		}
+	case key.Matches(msg, k.Sort):
+		if q.sort == model.SortAge {
+			q.sort = model.SortType
+		} else {
+			q.sort = model.SortAge
+		}
+		return m.reloadQueue()
+	case key.Matches(msg, k.AllStatuses):
+		q.all = !q.all
+		return m.reloadQueue()
+	case key.Matches(msg, k.Refresh):
+		return m.reloadQueue()
+	case key.Matches(msg, k.Open):
+		if s, ok := q.selected(); ok {
+			return m.open(s.ID)
+		}
+	}
+	return nil
+}
+
+// filterKey is a key press while the filter is typed: the queue follows
+// each change.
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	q := &m.queue
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		q.editing, q.search = false, ""
+		q.filter.SetValue("")
+		q.filter.Blur()
+		return m.reloadQueue()
+	case key.Matches(msg, m.keys.KeepFilter):
+		q.editing = false
+		q.filter.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	q.filter, cmd = q.filter.Update(msg)
+	if q.filter.Value() != q.search {
+		q.search = q.filter.Value()
+		return tea.Batch(cmd, m.reloadQueue())
+	}
+	return cmd
+}
+
+// queueWheel moves the cursor three rows.
+func (m *Model) queueWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	if msg.Mouse().Button == tea.MouseWheelUp {
+		m.queue.move(-3, m.queueRows())
+	} else {
+		m.queue.move(3, m.queueRows())
+	}
+	return m.maybeMore()
+}
+
+// queueHelp is the footer of the queue.
+func (m *Model) queueHelp() []key.Binding {
+	k := m.keys
+	if m.queue.editing {
+		return []key.Binding{k.KeepFilter, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.AllStatuses, k.Help, k.Quit}
+}
+
+func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
+	if msg.seq != m.queueSeq {
+		return nil // a later request is on its way
+	}
+	m.queue.err = msg.err
+	if msg.err != nil {
+		return nil
+	}
+	m.queue.counts = msg.counts
+	if m.version == 0 {
+		m.version = msg.version
+	}
+	m.queue.setRows(msg.rows, msg.limit)
+	m.queue.scrollTo(m.queueRows())
+	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
+		return m.reloadQueue()
+	}
+	return nil
+}
+
+// queueRows is how many rows of the queue fit.
+func (m *Model) queueRows() int {
+	h := m.bodyHeight() - 2
+	if m.queue.editing || m.queue.search != "" {
+		h--
+	}
+	return max(1, h)
+}
+
+// maybeMore loads the next page when the cursor nears the end of what is
+// loaded.
+func (m *Model) maybeMore() tea.Cmd {
+	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
+		m.queue.more = false
+		return m.loadQueue(m.queue.query(len(m.queue.rows) + queuePage))
+	}
+	return nil
+}
+
 // maxCachedLines bounds the row cache; past it, it starts afresh.
 const maxCachedLines = 8192
 
@@ -150,7 +292,7 @@ func (q queue) line(st Styles, cols columns, i, w int, now time.Time) string {
 }
 
 // view draws the queue in w × h cells.
-func (q queue) view(st Styles, w, h int, now time.Time) string {
+func (q queue) view(st Styles, k keymap.Map, w, h int, now time.Time) string {
 	var b strings.Builder
 	if q.countsText != "" {
 		b.WriteString(q.countsText)
@@ -176,7 +318,7 @@ func (q queue) view(st Styles, w, h int, now time.Time) string {
 		b.WriteString(st.Muted.Render("Reading the field…"))
 		return b.String()
 	case len(q.rows) == 0:
-		b.WriteString(q.emptyView(st))
+		b.WriteString(q.emptyView(st, k))
 		return b.String()
 	}
 	cols := queueColumns(w)
@@ -198,15 +340,15 @@ func (q queue) view(st Styles, w, h int, now time.Time) string {
 	return b.String()
 }
 
-func (q queue) emptyView(st Styles) string {
+func (q queue) emptyView(st Styles, k keymap.Map) string {
 	switch {
 	case q.search != "":
-		return st.Muted.Render("No conflict matches “" + safetext.Line(q.search) + "”. Press esc to clear the filter.")
+		return st.Muted.Render("No conflict matches “" + safetext.Line(q.search) + "”. Press " + keyOf(k.Back) + " to clear the filter.")
 	case q.all:
 		return st.Muted.Render("This field has no conflicts yet.")
 	}
 	return st.Success.Render("Nothing waits for you.") + " " +
-		st.Muted.Render("No conflict is escalated or put to a vote. Press a to see every status and the resolved history.")
+		st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
 }
 
 func (q queue) countsLine(st Styles, w int) string {
@@ -227,66 +369,4 @@ func (q queue) countsLine(st Styles, w int) string {
 	}
 	line := strings.Join(parts, st.Muted.Render(" · ")) + st.Muted.Render("   showing "+scope+", by "+string(q.sort))
 	return ansi.Truncate(line, w, "…")
-}
-
-// columns lays out the queue's table for a width.
-type columns struct{ id, typ, status, age, agents, tally, desc int }
-
-func queueColumns(w int) columns {
-	c := columns{id: 16, typ: 13, status: 13, age: 5, agents: 30, tally: 6}
-	if w < 110 {
-		c.agents, c.typ = 22, 0
-	}
-	if w < 80 {
-		c.agents, c.status = 0, 9
-	}
-	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-2)
-	return c
-}
-
-func (c columns) header() string {
-	return cell("  ID", c.id) + cell("TYPE", c.typ) + cell("STATUS", c.status) + cell("AGE", c.age) +
-		cell("AGENTS", c.agents) + cell("VOTES", c.tally) + cell("DESCRIPTION", c.desc)
-}
-
-func (c columns) row(st Styles, r model.ConflictSummary, now time.Time) string {
-	status := strings.ReplaceAll(string(r.Status), "pending_vote", "vote")
-	statusStyle, ok := st.Status[string(r.Status)]
-	if !ok {
-		statusStyle = st.Row
-	}
-	tally := ""
-	if r.Tally != nil && r.Status == model.StatusPendingVote {
-		tally = fmt.Sprintf("%d/%d", r.Tally.Total(), r.Tally.Quorum)
-	}
-	agents := lineOf(r.AgentA) + " vs " + lineOf(r.AgentB)
-	return "  " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
-		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
-		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(lineOf(r.Description), c.desc))
-}
-
-// cell pads or cuts s to exactly w cells (0: nothing).
-func cell(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	s = ansi.Truncate(s, w-1, "…")
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
-}
-
-// age says how long ago t was, in one short unit.
-func age(now, t time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/key"
@@ -54,10 +52,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case watchTickMsg:
 		return watch(m.svc)
-	case mergeDoneMsg:
-		return m.mergeDone(msg)
-	case voteDoneMsg:
-		return m.voteDone(msg)
+	case answerMsg[model.MergeResponse]:
+		if f := m.drafts[msg.conflictID]; f != nil {
+			return m.answered(msg.conflictID, f.answer(msg, "Not written: "))
+		}
+		return nil
+	case answerMsg[model.VoteResponse]:
+		if f := m.vote; f != nil && f.detail.Conflict.ID == msg.conflictID {
+			return m.answered(msg.conflictID, f.answer(msg, "Not counted: "))
+		}
+		return nil
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:
@@ -101,7 +105,7 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 // the new size needs.
 func (m *Model) layout() tea.Cmd {
 	m.help.SetWidth(m.width)
-	bodyH := max(1, m.height-2)
+	bodyH := m.bodyHeight()
 	m.queue.scrollTo(m.queueRows())
 	m.conflict.layout(m.width, bodyH)
 	if f := m.drafts[m.conflict.id]; f != nil {
@@ -111,68 +115,6 @@ func (m *Model) layout() tea.Cmd {
 		m.vote.layout(m.width, bodyH)
 	}
 	return m.requestRenders()
-}
-
-// queueRows is how many rows of the queue fit.
-func (m *Model) queueRows() int {
-	h := m.height - 2 - 2
-	if m.queue.editing || m.queue.search != "" {
-		h--
-	}
-	return max(1, h)
-}
-
-func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
-	if msg.seq != m.queueSeq {
-		return nil // a later request is on its way
-	}
-	m.queue.err = msg.err
-	if msg.err != nil {
-		return nil
-	}
-	m.queue.counts = msg.counts
-	if m.version == 0 {
-		m.version = msg.version
-	}
-	m.queue.setRows(msg.rows, msg.limit)
-	m.queue.scrollTo(m.queueRows())
-	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
-		return m.reloadQueue()
-	}
-	return nil
-}
-
-func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
-	if msg.id != m.conflict.id {
-		return nil
-	}
-	v := &m.conflict
-	if msg.err != nil {
-		v.err = msg.err
-		return nil
-	}
-	before := v.detail.Conflict
-	if v.loaded && before.Version != msg.detail.Conflict.Version {
-		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
-		if f := m.drafts[v.id]; f != nil && f.result == nil {
-			v.notice += " What you typed is kept; deciding on the old state will be refused."
-		}
-	}
-	v.detail, v.loaded, v.err = msg.detail, true, nil
-	if m.vote != nil && m.vote.result == nil {
-		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
-	}
-	return m.layout()
-}
-
-func describeConflict(c model.Conflict) string {
-	switch {
-	case c.Resolution != nil:
-		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
-	case c.Status == model.StatusEscalated && c.Escalation != nil:
-		return "was escalated by " + c.Escalation.By
-	}
-	return "is now " + string(c.Status)
 }
 
 // requestRenders asks for the markdown of both units at the current size,
@@ -240,51 +182,25 @@ func (m *Model) fillPanes() {
 	m.conflict.fill(m.styles, cache)
 }
 
+// wheel scrolls what the screen in front shows.
 func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
-	up := msg.Mouse().Button == tea.MouseWheelUp
 	switch m.screen {
 	case screenQueue:
-		if up {
-			m.queue.move(-3, m.queueRows())
-		} else {
-			m.queue.move(3, m.queueRows())
-		}
-		return m.maybeMore()
+		return m.queueWheel(msg)
 	case screenConflict:
-		if !m.conflict.tabs && !m.conflict.sync {
-			m.conflict.focus = 0
-			if msg.Mouse().X >= m.width/2 {
-				m.conflict.focus = 1
-			}
-		}
-		if up {
-			m.conflict.scroll(func(p *scroller) { p.ScrollUp(3) })
-		} else {
-			m.conflict.scroll(func(p *scroller) { p.ScrollDown(3) })
-		}
+		m.conflictWheel(msg)
 	}
 	return nil
 }
 
-// maybeMore loads the next page when the cursor nears the end of what is
-// loaded.
-func (m *Model) maybeMore() tea.Cmd {
-	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
-		m.queue.more = false
-		return m.loadQueue(m.queue.query(len(m.queue.rows) + queuePage))
-	}
-	return nil
-}
-
-// key routes a key press: ctrl+c always quits; the rest goes to the
-// screen in front.
+// key routes a key press: force_quit quits from anywhere; the rest goes
+// to the screen in front.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return tea.Quit
 	}
 	if m.fullHelp {
-		m.fullHelp = false
-		return nil
+		return m.helpKey(msg)
 	}
 	switch m.screen {
 	case screenQueue:

@@ -2,25 +2,26 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // voteForm is a ballot being written on a conflict put to a vote.
 type voteForm struct {
-	detail     model.ConflictDetail
-	me         model.Agent
-	choice     string
-	focus      field
-	rationale  textarea.Model
-	confirming bool
-	busy       bool
-	refusal    string
-	result     *model.VoteResponse
+	submission[model.VoteResponse]
+	detail    model.ConflictDetail
+	me        model.Agent
+	choice    string
+	focus     field
+	rationale textarea.Model
 }
 
 func newVoteForm(d model.ConflictDetail, me model.Agent, dark bool) *voteForm {
@@ -40,6 +41,37 @@ func newVoteForm(d model.ConflictDetail, me model.Agent, dark bool) *voteForm {
 	return f
 }
 
+// startVote opens the ballot on the conflict on screen.
+func (m *Model) startVote() tea.Cmd {
+	v := &m.conflict
+	if why := m.canDecide(); why != "" {
+		return m.say("Voting is disabled: " + why + ".")
+	}
+	if !v.loaded {
+		return nil
+	}
+	if v.detail.Conflict.Status != model.StatusPendingVote {
+		return m.say(v.id + " is not put to a vote; press " + keyOf(m.keys.Decide) + " to decide it.")
+	}
+	if !v.detail.Policy.MayVote(m.me) {
+		return m.say("You may not vote in this field (it needs authority " +
+			strconv.Itoa(v.detail.Policy.VoterMinAuthority) + rolesOf(v.detail.Policy) + ").")
+	}
+	if m.vote == nil || m.vote.detail.Conflict.ID != v.id || m.vote.result != nil {
+		m.vote = newVoteForm(v.detail, m.me, m.styles.Theme.Dark)
+	}
+	m.screen = screenVote
+	m.vote.layout(m.width, m.bodyHeight())
+	return nil
+}
+
+func rolesOf(p model.Policy) string {
+	if len(p.VoterRoles) == 0 {
+		return ""
+	}
+	return " and the role " + strings.Join(p.VoterRoles, " or ")
+}
+
 // cycle moves between the choice and the rationale.
 func (f *voteForm) cycle() {
 	if f.focus == fieldWinner {
@@ -50,8 +82,6 @@ func (f *voteForm) cycle() {
 	f.focus = fieldWinner
 	f.rationale.Blur()
 }
-
-func (f *voteForm) typing() bool { return f.focus == fieldRationale }
 
 func (f *voteForm) layout(w, h int) {
 	f.rationale.SetWidth(min(w, 100))
@@ -68,7 +98,8 @@ func (f *voteForm) mine() *model.Ballot {
 	return nil
 }
 
-func (f *voteForm) request() (model.VoteRequest, string) {
+// request builds the ballot, or says what is missing.
+func (f *voteForm) request(k keymap.Map) (model.VoteRequest, string) {
 	req := model.VoteRequest{ConflictID: f.detail.Conflict.ID, Choice: f.choice,
 		Rationale: strings.TrimSpace(f.rationale.Value()), ExpectedVersion: f.detail.Conflict.Version}
 	switch {
@@ -77,7 +108,7 @@ func (f *voteForm) request() (model.VoteRequest, string) {
 	case !f.detail.Policy.MayVote(f.me):
 		return req, fmt.Sprintf("You (%s) may not vote in this field.", f.me.ID)
 	case f.choice == "":
-		return req, "Choose the unit you vote for: a or b."
+		return req, fmt.Sprintf("Choose the unit you vote for: %s or %s.", keysOf(k.ChooseA)[0], keysOf(k.ChooseB)[0])
 	case req.Rationale == "":
 		return req, "Write a rationale first: it is required."
 	}
@@ -98,14 +129,60 @@ func (f *voteForm) after() (model.Tally, model.Outcome) {
 	return t, o
 }
 
-func (f *voteForm) view(st Styles) string {
+func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := m.vote
+	k := m.keys
+	switch f.key(msg, k, k.Back, k.Open) {
+	case stepNone:
+		return nil
+	case stepSend:
+		req, _ := f.request(k)
+		return submitVote(m.svc, m.opt.As, req)
+	case stepLeave:
+		m.screen = screenConflict
+		m.vote = nil
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		m.screen = screenConflict
+		return nil
+	case key.Matches(msg, k.Submit):
+		_, problem := f.request(k)
+		f.submit(problem)
+		return nil
+	case key.Matches(msg, k.Next, k.Prev):
+		f.cycle()
+		return nil
+	}
+	if f.focus == fieldWinner {
+		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
+			f.choice = id
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	f.rationale, cmd = f.rationale.Update(msg)
+	return cmd
+}
+
+// voteHelp is the footer of the ballot.
+func (m *Model) voteHelp() []key.Binding {
+	k := m.keys
+	if m.vote != nil && m.vote.confirming {
+		return []key.Binding{k.Confirm, k.Cancel}
+	}
+	return []key.Binding{k.Next, k.Submit, k.Back}
+}
+
+func (f *voteForm) view(st Styles, k keymap.Map) string {
 	var b strings.Builder
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
 	if r := f.result; r != nil && r.Offline != nil {
 		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so your vote went to " +
 			safetext.Line(r.Offline.File) + "; `arbiter apply` casts it on the live field.\n")
-		b.WriteString("\n" + st.Muted.Render("esc returns to the conflict"))
+		b.WriteString("\n" + leaveHint(st, k, "the conflict"))
 		return b.String()
 	}
 	if r := f.result; r != nil {
@@ -121,28 +198,16 @@ func (f *voteForm) view(st Styles) string {
 			}
 			b.WriteString("\n  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")) + "\n")
 		}
-		b.WriteString("\n" + st.Muted.Render("esc returns to the conflict"))
+		b.WriteString("\n" + leaveHint(st, k, "the conflict"))
 		return b.String()
 	}
 	b.WriteString(strings.Join(voteLines(st, f.detail), "\n") + "\n")
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
 	}
-	opt := func(id, name string) string {
-		t := fmt.Sprintf(" %s %s ", name, safetext.Line(id))
-		if f.choice == id {
-			return st.Selected.Render(sideStyle(st, name).Render(t))
-		}
-		return st.Muted.Render(t)
-	}
-	label := func(fl field, name string) string {
-		if f.focus == fl {
-			return st.Key.Render("▍" + name)
-		}
-		return st.Label.Render(" " + name)
-	}
-	b.WriteString("\n" + label(fieldWinner, "For") + "  " + opt(c.UnitA, "A") + " " + opt(c.UnitB, "B") + st.Muted.Render("  a/b or ←/→ · tab to the rationale") + "\n\n")
-	b.WriteString(label(fieldRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
+	b.WriteString("\n" + fieldLabel(st, f.focus == fieldWinner, "For") + "  " + sidesView(st, c, f.choice) +
+		st.Muted.Render("  "+sidesHint(k)+" · "+keyOf(k.Next)+" to the rationale") + "\n\n")
+	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
 		t, o := f.after()
 		b.WriteString("\n" + st.Header.Render("Cast this vote?") + fmt.Sprintf(" For %s (%s). Afterwards: %d for A · %d for B · %d of quorum %d.",
@@ -153,13 +218,8 @@ func (f *voteForm) view(st Styles) string {
 		case model.VoteTiedEscalate:
 			b.WriteString(st.Warn.Render(" This vote ties it at quorum: it goes to a human operator."))
 		}
-		b.WriteString("\n" + st.Key.Render("y") + " cast it   " + st.Key.Render("N") + " go back (default)\n")
+		b.WriteString("\n" + confirmPrompt(st, k, "cast it") + "\n")
 	}
-	if f.refusal != "" {
-		b.WriteString("\n" + st.Error.Render(safetext.Block(f.refusal)) + "\n")
-	}
-	if f.busy {
-		b.WriteString("\n" + st.Muted.Render("Writing…") + "\n")
-	}
+	b.WriteString(f.statusView(st))
 	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"arbiter/config"
 	"arbiter/model"
@@ -26,9 +25,6 @@ func (a *app) runScreen(ctx context.Context, cfg config.Config, svc *review.Serv
 	}
 	if !isTerminal(a.stdin) || !isTerminal(a.stdout) {
 		return a.printScreen(ctx, cfg, svc, as)
-	}
-	if unknown := tui.UnknownKeys(cfg.Keys); len(unknown) > 0 {
-		fmt.Fprintf(a.stderr, "arbiter: ignoring unknown key bindings in the configuration: %s\n", strings.Join(unknown, ", "))
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	m := tui.New(svc, tui.Options{Field: cfg.DB, As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys})

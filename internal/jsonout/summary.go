@@ -30,6 +30,40 @@ func AppendSummary(b []byte, s model.ConflictSummary) ([]byte, error) {
 	o.int("version", s.Version)
 	o.step("escalation", s.Escalation)
 	o.step("vote_opened", s.VoteOpened)
+	o.step("rework", s.Rework)
+	if r := s.Route; r != nil {
+		o.key("route")
+		o.open()
+		if r.Owner != "" {
+			o.str("owner", r.Owner)
+		}
+		o.time("since", r.Since)
+		if r.Deadline != nil {
+			o.time("deadline", *r.Deadline)
+		}
+		if r.Fallback != "" {
+			o.str("fallback", string(r.Fallback))
+		}
+		if r.Reminded != 0 {
+			o.int("reminded", int64(r.Reminded))
+		}
+		o.close()
+	}
+	if p := s.Proposal; p != nil {
+		o.key("proposal")
+		o.open()
+		o.str("by", p.By)
+		if p.WinnerID != nil {
+			o.str("winner_id", *p.WinnerID)
+		}
+		if p.Synthesis != nil {
+			o.str("synthesis", *p.Synthesis)
+		}
+		o.close()
+	}
+	if s.ReworkOf != "" {
+		o.str("rework_of", s.ReworkOf)
+	}
 	if r := s.Resolution; r != nil {
 		o.key("resolution")
 		o.open()

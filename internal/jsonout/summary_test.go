@@ -53,6 +53,22 @@ func summaryOf(text string, n int64, which uint8) model.ConflictSummary {
 	if which&32 != 0 {
 		s.Tally = &model.Tally{ForA: int(n), ForB: int(-n), Quorum: 3}
 	}
+	if which&64 != 0 {
+		s.Rework = &model.Escalation{By: text, Reason: text + "!", Epoch: n, At: at}
+		s.ReworkOf = text + "of"
+	}
+	if which&128 != 0 {
+		s.Route = &model.Route{Owner: text, Since: at, Fallback: model.Fallback(text), Reminded: int(n % 3)}
+		s.Proposal = &model.Proposal{By: text}
+		if which&8 != 0 {
+			d := at.Add(time.Hour)
+			s.Route.Deadline = &d
+			s.Proposal.WinnerID = &text
+		}
+		if which&16 != 0 {
+			s.Proposal.Synthesis = &text
+		}
+	}
 	return s
 }
 
@@ -62,8 +78,8 @@ var hostileTexts = []string{"", "plain", `"quoted" \back\slash`, "tab\tnew\nline
 
 func TestAppendSummaryPrintsWhatEncodingJSONPrints(t *testing.T) {
 	for _, text := range hostileTexts {
-		for which := range uint8(64) {
-			s := summaryOf(text, int64(which)*7919, which)
+		for which := range 256 {
+			s := summaryOf(text, int64(which)*7919, uint8(which))
 			got, err := AppendSummary(nil, s)
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +112,9 @@ func FuzzAppendSummary(f *testing.F) {
 func TestAppendSummaryKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]int{
 		reflect.TypeFor[model.ConflictSummary](): 6,
-		reflect.TypeFor[model.Conflict]():        13,
+		reflect.TypeFor[model.Conflict]():        17,
+		reflect.TypeFor[model.Route]():           5,
+		reflect.TypeFor[model.Proposal]():        3,
 		reflect.TypeFor[model.Escalation]():      4,
 		reflect.TypeFor[model.Resolution]():      7,
 		reflect.TypeFor[model.Tally]():           3,

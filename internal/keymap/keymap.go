@@ -1,0 +1,230 @@
+// Package keymap is the review screen's one table of key bindings: each
+// binding's name in the config file, its default keys, the help that
+// shows them, and the places of the screen where it acts. The screen
+// matches every key and builds every hint through it; the config checks
+// a file's rebindings against it. It knows nothing else of either.
+package keymap
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// Map is every binding of the screen.
+type Map struct {
+	Up, Down, Top, Bottom, PageUp, PageDown                             key.Binding
+	Open, Filter, KeepFilter, Sort, AllStatuses, Refresh                key.Binding
+	NextPane, SyncScroll, Diff, Raw, History                            key.Binding
+	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
+	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
+
+	built bool
+}
+
+// row is one binding of the table.
+type row struct {
+	b    *key.Binding
+	name string   // as the config file names it
+	keys []string // the default keys
+	help string   // how the help shows the default keys
+	desc string   // what it does, in a word or two
+	doc  string   // what it does, in a sentence
+	in   Context  // where it acts
+}
+
+// columns is the table, one column of the help screen at a time.
+func (m *Map) columns() [][]row {
+	k := func(keys ...string) []string { return keys }
+	return [][]row{{
+		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane or the strategies", InQueue | InConflict | InStrategy},
+		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane or the strategies", InQueue | InConflict | InStrategy},
+		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict, or the top of a pane", InQueue | InConflict},
+		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict, or the end of a pane", InQueue | InConflict},
+		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InConflict},
+		{&m.PageDown, "page_down", k("pgdown", "ctrl+d", "space"), "pgdn", "page down", "move a page down", InQueue | InConflict},
+	}, {
+		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor; leave a form's answer", InQueue | InResult},
+		{&m.Filter, "filter", k("/"), "/", "filter", "filter the queue by id, type, agent or description", InQueue},
+		{&m.KeepFilter, "keep_filter", k("enter"), "enter", "keep filter", "stop typing the filter and keep it", InFilter},
+		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
+		{&m.AllStatuses, "all_statuses", k("a"), "a", "all statuses", "show every status, not only what waits for people", InQueue},
+		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue again", InQueue},
+	}, {
+		{&m.NextPane, "next_pane", k("tab"), "tab", "switch pane", "move between the two units", InConflict},
+		{&m.SyncScroll, "sync_scroll", k("L"), "L", "lock scroll", "scroll both units together, or each on its own", InConflict},
+		{&m.Diff, "diff", k("w"), "w", "word diff", "show the word diff of the two units", InConflict},
+		{&m.Raw, "raw", k("r"), "r", "raw text", "show the units' text as written", InConflict},
+		{&m.History, "history", k("h"), "h", "history", "show the conflict's events and notifications", InConflict},
+	}, {
+		{&m.Decide, "decide", k("d"), "d", "decide", "write a decision on the conflict", InConflict},
+		{&m.Vote, "vote", k("v"), "v", "vote", "vote on a conflict put to a vote", InConflict},
+		{&m.Next, "next", k("tab"), "tab", "next field", "go to the form's next field", Form},
+		{&m.Prev, "prev", k("shift+tab"), "shift+tab", "previous field", "go to the form's previous field", Form},
+		{&m.ChooseA, "choose_a", k("a", "A", "left", "h"), "a/←", "choose A", "choose unit A as the winner, or to vote for", InWinner},
+		{&m.ChooseB, "choose_b", k("b", "B", "right", "l"), "b/→", "choose B", "choose unit B as the winner, or to vote for", InWinner},
+		{&m.Submit, "submit", k("ctrl+s"), "ctrl+s", "submit", "send the form: it asks before writing", Form},
+		{&m.Editor, "editor", k("ctrl+e"), "ctrl+e", "$EDITOR", "write the synthesis in $EDITOR, with both units", Form},
+		{&m.Preview, "preview", k("ctrl+p"), "ctrl+p", "preview", "show the synthesis formatted, or hide it", Form},
+	}, {
+		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
+		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
+		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter, leave a conflict, a form or a preview", InQueue | InFilter | InConflict | Form | InResult},
+		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InConflict},
+		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InConflict | InResult},
+		{&m.ForceQuit, "force_quit", k("ctrl+c"), "ctrl+c", "quit", "quit arbiter, whatever is on screen", Everywhere},
+	}}
+}
+
+// rows is the table in order.
+func (m *Map) rows() []row { return slices.Concat(m.columns()...) }
+
+// Default is the bindings before any rebinding.
+func Default() Map {
+	var m Map
+	for _, r := range m.rows() {
+		*r.b = key.NewBinding(key.WithKeys(r.keys...), key.WithHelp(r.help, r.desc))
+	}
+	m.built = true
+	return m
+}
+
+// New is the default bindings with overrides applied: binding name → its
+// new keys, which replace the default ones. Names are matched ignoring
+// case, '_' and '-' (page_down, PageDown and page-down are one). An
+// unknown name, a name given twice, an empty list of keys, or a key that
+// two bindings acting on the same screen share is an error.
+func New(overrides map[string][]string) (Map, error) {
+	m := Default()
+	byName := map[string]row{}
+	for _, r := range m.rows() {
+		byName[normal(r.name)] = r
+	}
+	names := make([]string, 0, len(overrides))
+	for name := range overrides {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	given := map[string]string{}
+	var unknown, problems []string
+	for _, name := range names {
+		keys := overrides[name]
+		r, ok := byName[normal(name)]
+		switch {
+		case !ok:
+			unknown = append(unknown, fmt.Sprintf("%q", name))
+			continue
+		case given[r.name] != "":
+			problems = append(problems, fmt.Sprintf("%s is given twice, as %s and %s", r.name, given[r.name], name))
+			continue
+		case len(keys) == 0 || slices.Contains(keys, ""):
+			problems = append(problems, fmt.Sprintf("%s: no key given", name))
+			continue
+		}
+		given[r.name] = name
+		r.b.SetKeys(keys...)
+		r.b.SetHelp(strings.Join(keys, "/"), r.desc)
+	}
+	if len(unknown) > 0 {
+		s := "unknown binding "
+		if len(unknown) > 1 {
+			s = "unknown bindings "
+		}
+		problems = append([]string{s + strings.Join(unknown, ", ") + " (the bindings are " + strings.Join(Names(), ", ") + ")"}, problems...)
+	}
+	if len(problems) == 0 {
+		problems = m.collisions()
+	}
+	if len(problems) > 0 {
+		return Map{}, errors.New(strings.Join(problems, "; "))
+	}
+	return m, nil
+}
+
+// collisions lists every key that two bindings acting in the same place
+// share: one of them would never be reached.
+func (m *Map) collisions() []string {
+	var out []string
+	rows := m.rows()
+	for i, a := range rows {
+		for _, b := range rows[i+1:] {
+			both := a.in & b.in
+			if both == 0 {
+				continue
+			}
+			for _, k := range a.b.Keys() {
+				if slices.Contains(b.b.Keys(), k) {
+					out = append(out, fmt.Sprintf("%q is bound to both %s and %s, which both act in %s", k, a.name, b.name, both))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// normal is a binding name as New compares it.
+func normal(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(strings.TrimSpace(name)))
+}
+
+// Names lists the binding names, in the table's order.
+func Names() []string {
+	var m Map
+	var out []string
+	for _, r := range m.rows() {
+		out = append(out, r.name)
+	}
+	return out
+}
+
+// IsZero reports whether m was never built (by Default or New): a zero
+// Map binds nothing.
+func (m Map) IsZero() bool { return !m.built }
+
+// FullHelp is every binding, in the help screen's columns.
+func (m *Map) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, col := range m.columns() {
+		bs := make([]key.Binding, len(col))
+		for i, r := range col {
+			bs[i] = *r.b
+		}
+		out = append(out, bs)
+	}
+	return out
+}
+
+// Entry describes one binding, for documentation.
+type Entry struct {
+	Name    string
+	Binding key.Binding
+	Doc     string
+	In      Context
+}
+
+// Entries lists m's bindings in the table's order.
+func (m Map) Entries() []Entry {
+	var out []Entry
+	for _, r := range m.rows() {
+		out = append(out, Entry{Name: r.name, Binding: *r.b, Doc: r.doc, In: r.in})
+	}
+	return out
+}
+
+// Markdown is the table of bindings with their default keys, as the
+// README lists them.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| binding | default keys | what it does | where |\n|---|---|---|---|\n")
+	for _, e := range Default().Entries() {
+		keys := make([]string, len(e.Binding.Keys()))
+		for i, k := range e.Binding.Keys() {
+			keys[i] = "`" + k + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", e.Name, strings.Join(keys, " "), e.Doc, e.In)
+	}
+	return b.String()
+}

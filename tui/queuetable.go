@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The queue's table: its columns at each width, and one row.
+
+// columns lays out the queue's table for a width.
+type columns struct{ id, typ, status, age, agents, tally, desc int }
+
+func queueColumns(w int) columns {
+	c := columns{id: 16, typ: 13, status: 13, age: 5, agents: 30, tally: 6}
+	if w < 110 {
+		c.agents, c.typ = 22, 0
+	}
+	if w < 80 {
+		c.agents, c.status = 0, 9
+	}
+	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-2)
+	return c
+}
+
+func (c columns) header() string {
+	return cell("  ID", c.id) + cell("TYPE", c.typ) + cell("STATUS", c.status) + cell("AGE", c.age) +
+		cell("AGENTS", c.agents) + cell("VOTES", c.tally) + cell("DESCRIPTION", c.desc)
+}
+
+func (c columns) row(st Styles, r model.ConflictSummary, now time.Time) string {
+	status := strings.ReplaceAll(string(r.Status), "pending_vote", "vote")
+	statusStyle, ok := st.Status[string(r.Status)]
+	if !ok {
+		statusStyle = st.Row
+	}
+	tally := ""
+	if r.Tally != nil && r.Status == model.StatusPendingVote {
+		tally = fmt.Sprintf("%d/%d", r.Tally.Total(), r.Tally.Quorum)
+	}
+	agents := lineOf(r.AgentA) + " vs " + lineOf(r.AgentB)
+	return "  " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
+		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
+		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(lineOf(r.Description), c.desc))
+}
+
+// cell pads or cuts s to exactly w cells (0: nothing).
+func cell(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = ansi.Truncate(s, w-1, "…")
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+// age says how long ago t was, in one short unit.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

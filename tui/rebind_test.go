@@ -1,0 +1,543 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/demo"
+	"arbiter/internal/keymap"
+	"arbiter/model"
+	"arbiter/store"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// A rebinding must move a binding everywhere it acts: the footer, the
+// help and every hint name the new key, the new key does what the old
+// one did, and the old key no longer does.
+
+// place is somewhere a binding acts, and how to get there from the
+// queue's first frame.
+type place struct {
+	name  string
+	as    string
+	w, h  int
+	empty bool // an empty field instead of the demo
+	reach func(s *session)
+}
+
+// effect is what a binding's key does there, as the test sees it.
+type effect struct {
+	what string
+	did  func(s *session, before string) bool
+}
+
+// check is one place a binding acts: what there names its key (each
+// with %s for the key), and what the key does.
+type check struct {
+	at    place
+	shows []string
+	does  effect
+	// again returns to the place after an old key left it.
+	again func(s *session)
+	// anyKey: every key but another binding's does it, the old key too.
+	anyKey bool
+}
+
+func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
+	template := demoField(t)
+	cases := []struct {
+		name   string
+		to     string
+		checks []check
+	}{
+		{"up", "i", []check{
+			{at: queueAt("the queue, one row down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ conflict-009") }),
+				shows: []string{"%s up"}, does: showing("▸ conflict-008")},
+			{at: atConflictEnd, does: scrolling},
+			{at: decideAt("the strategies, one down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
+				does: showing("▸ last_write_wins")},
+		}},
+		{"down", "m", []check{
+			{at: atQueue, shows: []string{"%s down"}, does: showing("▸ conflict-009")},
+			{at: atConflict, does: scrolling},
+			{at: atDecide, does: showing("▸ confidence_weighted")},
+		}},
+		{"top", "T", []check{
+			{at: atQueueEnd, does: showing("▸ conflict-008")},
+			{at: atConflictEnd, does: scrolling},
+		}},
+		{"bottom", "E", []check{
+			{at: atQueue, does: showing("▸ conflict-016")},
+			{at: atConflict, does: scrolling},
+		}},
+		{"page_up", "U", []check{
+			{at: atQueueEnd, does: showing("▸ conflict-008")},
+			{at: atConflictEnd, does: scrolling},
+		}},
+		{"page_down", "D", []check{
+			{at: atQueue, does: showing("▸ conflict-016")},
+			{at: atConflict, does: scrolling},
+		}},
+		{"open", "o", []check{
+			{at: atQueue, shows: []string{"%s open"}, does: showing("Rules:")},
+			{at: atDecideResult, does: showing("showing waiting for people")},
+			{at: atVoteResult, does: showing("Rules:")},
+		}},
+		{"filter", "f", []check{
+			{at: atQueue, shows: []string{"%s filter"}, does: showing("\n/ ")},
+		}},
+		{"keep_filter", "ctrl+o", []check{
+			{at: atFilter, shows: []string{"%s keep filter"}, does: showing("enter open")},
+		}},
+		{"sort", "S", []check{
+			{at: atQueue, shows: []string{"%s sort"}, does: showing("by type")},
+		}},
+		{"all_statuses", "A", []check{
+			{at: atQueue, shows: []string{"%s all statuses"}, does: showing("showing all statuses")},
+			{at: atEmptyQueue, shows: []string{"Press %s to see every status"}, does: showing("no conflicts yet")},
+		}},
+		{"refresh", "ctrl+t", []check{
+			{at: atQueue, does: reloading},
+		}},
+		{"next_pane", "ctrl+t", []check{
+			{at: atNarrowConflict, shows: []string{"%s switches", "%s switch pane"}, does: showing("The 0.004 % leaves out")},
+		}},
+		{"sync_scroll", "Z", []check{
+			{at: atConflict, shows: []string{"%s lock scroll"}, does: showing("Scrolling both panes together (Z to unlock).")},
+		}},
+		{"diff", "W", []check{
+			{at: atConflict, shows: []string{"%s word diff"}, does: changing},
+		}},
+		{"raw", "R", []check{
+			{at: atConflict, does: changing},
+		}},
+		{"history", "H", []check{
+			{at: atConflict, shows: []string{"%s history"}, does: showing("Notifications")},
+		}},
+		{"decide", "e", []check{
+			{at: atConflict, shows: []string{"%s decide"}, does: showing("Decide conflict-008")},
+			{at: conflictAt("a conflict not put to a vote, after vote", func(s *session) { s.press(s.k.Vote) }),
+				shows: []string{"press %s to decide it"}, does: showing("Decide conflict-008")},
+		}},
+		{"vote", "V", []check{
+			{at: atBallotConflict, shows: []string{"%s vote"}, does: showing("Vote on conflict-014")},
+			{at: ballotConflictAt("a conflict put to a vote, after decide", func(s *session) { s.press(s.k.Decide) }),
+				shows: []string{"press %s to vote"}, does: showing("Vote on conflict-014")},
+		}},
+		{"next", "ctrl+n", []check{
+			{at: atDecide, shows: []string{"%s next field"}, does: showing("▍Winner")},
+			{at: atBallot, shows: []string{"%s next field", "%s to the rationale"}, does: showing("▍Rationale")},
+		}},
+		{"prev", "ctrl+g", []check{
+			{at: atDecide, does: showing("▍Rationale")},
+			{at: atBallot, does: showing("▍Rationale")},
+		}},
+		{"choose_a", "x", []check{
+			{at: winnerAt("B", func(s *session) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-008", "A")},
+			{at: ballotAt("B", func(s *session) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-014", "A")},
+		}},
+		{"choose_b", "z", []check{
+			{at: winnerAt("A", func(s *session) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-008", "B")},
+			{at: ballotAt("A", func(s *session) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-014", "B")},
+		}},
+		{"submit", "ctrl+o", []check{
+			{at: atDismissal, shows: []string{"%s submit"}, does: showing("Write this decision?")},
+			{at: atBallotFilled, shows: []string{"%s submit"}, does: showing("Cast this vote?")},
+		}},
+		{"editor", "ctrl+o", []check{
+			{at: atSynthesis, shows: []string{"%s $EDITOR", "%s opens $EDITOR with both units"}, does: showing("Typed in the editor.")},
+		}},
+		{"preview", "ctrl+o", []check{
+			{at: atSynthesisTyped, shows: []string{"%s preview"}, does: showing("A bold claim.")},
+		}},
+		{"confirm", "o", []check{
+			{at: atDecideConfirm, shows: []string{"%s yes", "%s write it"}, does: showing("Written."), again: resubmit("Write this decision?")},
+			{at: atVoteConfirm, shows: []string{"%s yes", "%s cast it"}, does: showing("Your vote is counted."), again: resubmit("Cast this vote?")},
+		}},
+		{"cancel", "x", []check{
+			{at: atDecideConfirm, shows: []string{"%s no", "X go back (default)"}, does: hiding("Write this decision?"), anyKey: true},
+			{at: atVoteConfirm, shows: []string{"%s no", "X go back (default)"}, does: hiding("Cast this vote?"), anyKey: true},
+		}},
+		{"back", "ctrl+b", []check{
+			{at: queueAt("the queue, filtered to nothing", func(s *session) {
+				atFilter.reach(s)
+				s.press(s.k.KeepFilter)
+				s.waitFor(keyOf(s.k.Open) + " open")
+			}), shows: []string{"Press %s to clear the filter"}, does: showing("conflict-008")},
+			{at: atFilter, shows: []string{"%s back"}, does: showing("conflict-008")},
+			{at: atConflict, shows: []string{"%s back"}, does: showing("showing waiting for people")},
+			{at: atDecide, shows: []string{"%s back"}, does: showing("Rules:")},
+			{at: atBallot, shows: []string{"%s back"}, does: showing("Rules:")},
+			{at: atDecideResult, shows: []string{"%s returns to the queue"}, does: showing("showing waiting for people")},
+			{at: atVoteResult, shows: []string{"%s returns to the conflict"}, does: showing("Rules:")},
+		}},
+		{"help", "!", []check{
+			{at: atQueue, shows: []string{"%s help"}, does: showing("previous field")},
+			{at: atConflict, shows: []string{"%s help"}, does: showing("previous field")},
+		}},
+		{"quit", "x", []check{
+			{at: atQueue, shows: []string{"%s quit"}, does: quitting},
+			{at: atConflict, does: quitting},
+			{at: atDecideResult, does: showing("showing waiting for people")},
+			{at: atTooSmall, shows: []string{"press %s to quit"}, does: quitting},
+		}},
+		{"force_quit", "ctrl+q", []check{
+			{at: atQueue, does: quitting},
+			{at: atFilter, does: quitting},
+			{at: atDismissal, does: quitting},
+			{at: atDecideConfirm, does: quitting},
+			{at: atHelp, shows: []string{"%s quit"}, does: quitting, again: func(s *session) {
+				s.press(s.k.Help) // the old key closed it, as any key does
+				s.waitFor("previous field")
+			}},
+			{at: place{"a form, too small", demo.Operator, 140, 40, false, func(s *session) {
+				atDismissal.reach(s)
+				s.tm.Send(windowSize(50, 10))
+				s.waitFor("Terminal too small")
+			}}, shows: []string{"press %s to quit"}, does: quitting},
+		}},
+	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.name)
+	}
+	if want := keymap.Names(); !slices.Equal(names, want) {
+		t.Fatalf("the cases cover %v, want every binding: %v", names, want)
+	}
+	editor := filepath.Join(t.TempDir(), "editor")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho 'Typed in the editor.' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EDITOR", editor)
+	t.Setenv("VISUAL", "")
+
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k, err := keymap.New(map[string][]string{c.name: {c.to}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			old := bindingOf(keymap.Default(), c.name)
+			now := bindingOf(k, c.name)
+			t.Run("help", func(t *testing.T) {
+				s := startAt(t, template, k, atHelp)
+				wantShown(t, s, "%s "+now.Help().Desc, c.to, keyOf(old))
+			})
+			for _, ch := range c.checks {
+				t.Run(ch.at.name, func(t *testing.T) {
+					s := startAt(t, template, k, ch.at)
+					for _, show := range ch.shows {
+						wantShown(t, s, show, c.to, keyOf(old))
+					}
+					before := s.p.Frame()
+					if ch.does.did(s, before) {
+						t.Fatalf("%s before any key was pressed:\n%s", ch.does.what, before)
+					}
+					for _, o := range old.Keys() {
+						if ch.anyKey || slices.Contains(now.Keys(), o) {
+							continue
+						}
+						s.keys(o)
+						if !s.settle() && ch.does.what != quitting.what {
+							t.Fatalf("the screen stopped after the old key %s", o)
+						}
+						time.Sleep(50 * time.Millisecond) // what the key's command does
+						if ch.does.did(s, before) {
+							t.Fatalf("the old key %s still %s:\n%s", o, ch.does.what, s.p.Frame())
+						}
+						if ch.again != nil {
+							ch.again(s)
+						}
+						before = s.p.Frame()
+					}
+					s.keys(c.to)
+					deadline := time.Now().Add(5 * time.Second)
+					for !ch.does.did(s, before) {
+						if time.Now().After(deadline) {
+							t.Fatalf("the new key %s never %s:\n%s", c.to, ch.does.what, s.p.Frame())
+						}
+						time.Sleep(10 * time.Millisecond)
+					}
+				})
+			}
+		})
+	}
+}
+
+// startAt opens the screen with the bindings k on a copy of the demo
+// field (or an empty one) and goes to p.
+func startAt(t *testing.T, template string, k keymap.Map, p place) *session {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "field.db")
+	if p.empty {
+		path = emptyField(t)
+	} else {
+		copyFile(t, template, path)
+	}
+	w, h := p.w, p.h
+	if w == 0 {
+		w, h = 140, 40
+	}
+	s := start(t, openService(t, path, false), p.as, w, h, func(o *Options) { o.Keys = k })
+	p.reach(s)
+	return s
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// spaces are runs of blanks: the help's columns pad a key to the widest.
+var spaces = regexp.MustCompile(` +`)
+
+// wantShown waits until the screen shows pattern with the new key, and
+// checks that it does not show it with the old one.
+func wantShown(t *testing.T, s *session, pattern, now, old string) {
+	t.Helper()
+	want := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", now), " ")
+	gone := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", old), " ")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f := spaces.ReplaceAllString(s.p.Frame(), " ")
+		if strings.Contains(f, want) {
+			if !strings.Contains(want, gone) && strings.Contains(f, gone) {
+				t.Errorf("the screen still shows %q:\n%s", gone, s.p.Frame())
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %q:\n%s", want, s.p.Frame())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func bindingOf(k keymap.Map, name string) key.Binding {
+	for _, e := range k.Entries() {
+		if e.Name == name {
+			return e.Binding
+		}
+	}
+	panic("no binding " + name)
+}
+
+// Effects.
+
+func showing(text string) effect {
+	return effect{"shows " + text, func(s *session, _ string) bool { return strings.Contains(s.p.Frame(), text) }}
+}
+
+func hiding(text string) effect {
+	return effect{"hides " + text, func(s *session, _ string) bool { return !strings.Contains(s.p.Frame(), text) }}
+}
+
+var (
+	changing  = effect{"changes the screen", func(s *session, before string) bool { return s.p.Frame() != before }}
+	scrolling = effect{"scrolls", changing.did}
+	quitting  = effect{"quits", func(s *session, _ string) bool { return !s.settle() }}
+	reloading = effect{"reloads the queue", func(s *session, _ string) bool { return s.loads() > s.baseLoads }}
+)
+
+// choosing: the form shows side ("A" or "B") of conflict chosen.
+func choosing(conflict, side string) effect {
+	return effect{"chooses " + side, func(s *session, _ string) bool {
+		c := detailOf(s.t, s.svc, conflict).Conflict
+		id := c.UnitA
+		if side == "B" {
+			id = c.UnitB
+		}
+		return strings.Contains(s.p.Styled(), sidesView(NewStyles(Theme{Dark: true}), c, id))
+	}}
+}
+
+// Places.
+
+var (
+	atQueue      = queueAt("the queue", func(*session) {})
+	atQueueEnd   = queueAt("the queue, at its end", func(s *session) { s.press(s.k.Bottom); s.waitFor("▸ conflict-016") })
+	atEmptyQueue = place{"an empty queue", "", 100, 20, true, func(s *session) { s.waitFor("Nothing waits for you.") }}
+	atFilter     = queueAt("the filter, typed", func(s *session) {
+		s.press(s.k.Filter)
+		s.waitFor("\n/ ")
+		s.typeText("zzz")
+		s.waitFor("No conflict matches")
+	})
+	atHelp = queueAt("the help", func(s *session) { s.press(s.k.Help); s.waitFor("previous field") })
+
+	atConflict    = conflictAt("a conflict", func(*session) {})
+	atConflictEnd = conflictAt("a conflict, at its end", func(s *session) {
+		before := s.p.Frame()
+		s.press(s.k.Bottom)
+		s.settle()
+		if s.p.Frame() == before {
+			s.t.Fatal("the conflict's panes do not scroll")
+		}
+	})
+	atNarrowConflict = place{"a narrow conflict", demo.Operator, 90, 30, false, func(s *session) {
+		open008(s)
+		s.waitFor("Shadow reconciliation")
+	}}
+	atTooSmall = queueAt("a screen too small", func(s *session) {
+		s.tm.Send(windowSize(50, 10))
+		s.waitFor("Terminal too small")
+	})
+
+	atDecide    = decideAt("the decision form", func(*session) {})
+	atDismissal = decideAt("a dismissal written", func(s *session) {
+		pickStrategy(s, 7, "dismiss")
+		s.press(s.k.Next)
+		s.typeText("Different payment classes.")
+		s.waitFor("Different payment classes.")
+	})
+	atSynthesis = decideAt("a synthesis", func(s *session) {
+		pickStrategy(s, 4, "synthesis")
+		s.press(s.k.Next)
+		s.typeText("Both.")
+		s.press(s.k.Next)
+		s.waitFor("▍Synthesis")
+	})
+	atSynthesisTyped = place{"a synthesis typed", demo.Operator, 140, 40, false, func(s *session) {
+		atSynthesis.reach(s)
+		s.typeText("A **bold** claim.")
+		s.waitFor("A **bold** claim.")
+	}}
+	atDecideConfirm = place{"a decision's confirmation", demo.Operator, 140, 40, false, func(s *session) {
+		atDismissal.reach(s)
+		s.press(s.k.Submit)
+		s.waitFor("Write this decision?")
+	}}
+	atDecideResult = place{"a decision's answer", demo.Operator, 140, 40, false, func(s *session) {
+		atDecideConfirm.reach(s)
+		s.press(s.k.Confirm)
+		s.waitFor("Written.")
+	}}
+
+	atBallotConflict = ballotConflictAt("a conflict put to a vote", func(*session) {})
+	atBallot         = ballotAt("the ballot", func(*session) {})
+	atBallotFilled   = ballotAt("a ballot written", func(s *session) {
+		s.press(s.k.ChooseA)
+		s.press(s.k.Next)
+		s.typeText("Cheap insurance.")
+		s.waitFor("Cheap insurance.")
+	})
+	atVoteConfirm = place{"a ballot's confirmation", "lead-priya", 140, 40, false, func(s *session) {
+		atBallotFilled.reach(s)
+		s.press(s.k.Submit)
+		s.waitFor("Cast this vote?")
+	}}
+	atVoteResult = place{"a ballot's answer", "lead-priya", 140, 40, false, func(s *session) {
+		atVoteConfirm.reach(s)
+		s.press(s.k.Confirm)
+		s.waitFor("Your vote is counted.")
+	}}
+)
+
+func queueAt(name string, then func(*session)) place {
+	return place{name, demo.Operator, 140, 40, false, func(s *session) {
+		s.waitFor("▸ conflict-008", "authority 10")
+		s.baseLoads = s.loads()
+		then(s)
+	}}
+}
+
+func open008(s *session) {
+	s.waitFor("▸ conflict-008", "authority 10")
+	s.press(s.k.Open)
+	s.waitFor("A mem-023", "Rules:")
+}
+
+// conflictAt is conflict-008, its units formatted, in a terminal short
+// enough for its panes to scroll.
+func conflictAt(name string, then func(*session)) place {
+	return place{name, demo.Operator, 140, 24, false, func(s *session) {
+		open008(s)
+		s.waitFormatted()
+		s.settle()
+		then(s)
+	}}
+}
+
+func decideAt(name string, then func(*session)) place {
+	return place{name, demo.Operator, 140, 40, false, func(s *session) {
+		open008(s)
+		s.press(s.k.Decide)
+		s.waitFor("Decide conflict-008", "▍Strategy")
+		then(s)
+	}}
+}
+
+// winnerAt is the decision form on its choice of a winner, side chosen
+// by choose.
+func winnerAt(side string, choose func(*session)) place {
+	return decideAt("the choice of a winner, "+side+" chosen", func(s *session) {
+		s.press(s.k.Next)
+		s.waitFor("▍Winner")
+		choose(s)
+		s.settle()
+	})
+}
+
+func pickStrategy(s *session, downs int, name string) {
+	for range downs {
+		s.press(s.k.Down)
+	}
+	s.waitFor("▸ " + name)
+}
+
+// ballotConflictAt is conflict-014, put to a vote, seen by lead-priya.
+func ballotConflictAt(name string, then func(*session)) place {
+	return place{name, "lead-priya", 140, 40, false, func(s *session) {
+		s.waitFor("conflict-014")
+		s.press(s.k.Filter)
+		s.typeText("conflict-014")
+		s.waitFor("▸ conflict-014", "/ conflict-014")
+		s.press(s.k.KeepFilter)
+		s.press(s.k.Open)
+		s.waitFor("conflict-014  ", "Rules: ")
+		then(s)
+	}}
+}
+
+func ballotAt(name string, then func(*session)) place {
+	p := ballotConflictAt(name, func(s *session) {
+		s.press(s.k.Vote)
+		s.waitFor("Vote on conflict-014", "▍For")
+		then(s)
+		s.settle()
+	})
+	return p
+}
+
+// resubmit asks again for the confirmation an old key answered No to.
+func resubmit(question string) func(*session) {
+	return func(s *session) {
+		s.waitGone(question)
+		s.press(s.k.Submit)
+		s.waitFor(question)
+	}
+}
+
+func emptyField(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "empty.db")
+	st, err := store.Create(context.Background(), path, model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	return path
+}
