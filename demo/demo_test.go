@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arbiter/demo"
+	"arbiter/field"
 	"arbiter/internal/threeway"
 	"arbiter/model"
 	"arbiter/review"
@@ -17,10 +18,10 @@ import (
 )
 
 // populated creates a demo field in a temporary directory.
-func populated(t *testing.T) (context.Context, *store.Store, *review.Service) {
+func populated(t *testing.T) (context.Context, store.Field, *review.Service) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), demo.Policy())
+	st, err := field.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), demo.Policy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestPeopleAreNotified(t *testing.T) {
 func TestContentIsVariedMarkdown(t *testing.T) {
 	ctx, st, _ := populated(t)
 	var contents []string
-	err := st.Read(ctx, func(tx *store.Tx) error {
+	err := st.Read(ctx, func(tx store.Tx) error {
 		n, err := tx.CountUnits()
 		if err != nil {
 			return err
@@ -318,7 +319,7 @@ func TestPopulateFollowsAnotherPolicyInsteadOfFailing(t *testing.T) {
 			p := demo.Policy()
 			change(&p)
 			ctx := context.Background()
-			st, err := store.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), p)
+			st, err := field.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), p)
 			if err != nil {
 				t.Fatal(err)
 			}

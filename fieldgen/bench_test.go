@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/model"
@@ -48,7 +49,7 @@ func benchFields(b *testing.B, run func(b *testing.B, svc *review.Service)) {
 
 func service(b *testing.B, path string) *review.Service {
 	b.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"os"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/store"
 )
@@ -105,7 +106,7 @@ func Build(ctx context.Context, path string, opt Options) (c Counts, err error) 
 	if opt.Start.IsZero() {
 		opt.Start = DefaultStart
 	}
-	st, err := store.Create(ctx, path, Policy())
+	st, err := field.Create(ctx, path, Policy())
 	if err != nil {
 		return c, err
 	}
@@ -234,7 +235,7 @@ func (g *gen) run(ctx context.Context) error {
 
 // register writes the cast, one REGISTER each.
 func (g *gen) register(ctx context.Context) error {
-	return g.w.st.Write(ctx, func(tx *store.Tx) error {
+	return g.w.st.Write(ctx, func(tx store.Tx) error {
 		b, err := tx.Bulk()
 		if err != nil {
 			return err

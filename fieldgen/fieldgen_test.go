@@ -12,6 +12,7 @@ import (
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
+	"arbiter/store/sqlite"
 )
 
 // small is a field big enough to hold every fate, small enough for go test.
@@ -27,9 +28,9 @@ func build(t *testing.T, opt fieldgen.Options) (string, fieldgen.Counts) {
 	return path, c
 }
 
-func open(t *testing.T, path string) (*store.Store, *review.Service) {
+func open(t *testing.T, path string) (*sqlite.Store, *review.Service) {
 	t.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := sqlite.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestBuildWritesTheCountsAskedFor(t *testing.T) {
 			t.Errorf("the field has %d %s, the build reported %d", counts[s], s, c.Statuses[s])
 		}
 	}
-	err = st.Read(ctx, func(tx *store.Tx) error {
+	err = st.Read(ctx, func(tx store.Tx) error {
 		n, err := tx.CountUnits()
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 // conflicts, ballots, then the outboxes and the log. One batch is written in the background while the
 // next is gathered.
 type writer struct {
-	st    *store.Store
+	st    store.Field
 	batch int
 
 	cur, other *rows
@@ -43,7 +43,7 @@ type seqConflict struct {
 	c   model.Conflict
 }
 
-func newWriter(st *store.Store, batch int) *writer {
+func newWriter(st store.Field, batch int) *writer {
 	return &writer{st: st, batch: batch, cur: &rows{}, other: &rows{}}
 }
 
@@ -124,7 +124,7 @@ func (r *rows) reset() {
 }
 
 func (w *writer) write(ctx context.Context, r *rows, clock int64) error {
-	return w.st.Write(ctx, func(tx *store.Tx) error {
+	return w.st.Write(ctx, func(tx store.Tx) error {
 		b, err := tx.Bulk()
 		if err != nil {
 			return err

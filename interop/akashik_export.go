@@ -53,13 +53,13 @@ type ExportReport struct {
 // the conflict, its units and the event's role, so exporting again finds
 // the events already there and appends only what is new. Lamports follow
 // the larger of the log's and the field's clocks.
-func ExportAkashik(ctx context.Context, st *store.Store, path string) (ExportReport, error) {
+func ExportAkashik(ctx context.Context, st store.Field, path string) (ExportReport, error) {
 	var rep ExportReport
 	err := akashiklog.Append(path, func(tail akashiklog.Tail) ([]akashiklog.Event, error) {
 		rep = ExportReport{CutTornLine: tail.TornTail}
 		state := akashiklog.Replay(tail.Events)
 		var out []akashiklog.Event
-		err := st.Read(ctx, func(tx *store.Tx) error {
+		err := st.Read(ctx, func(tx store.Tx) error {
 			epoch, err := tx.Epoch()
 			if err != nil {
 				return err
@@ -101,7 +101,7 @@ func ExportAkashik(ctx context.Context, st *store.Store, path string) (ExportRep
 
 // decisionEvents are the SDK events that say what the resolution of c
 // did, or none.
-func decisionEvents(tx *store.Tx, state *akashiklog.State, c model.Conflict, rep *ExportReport) ([]akashiklog.Event, error) {
+func decisionEvents(tx store.Tx, state *akashiklog.State, c model.Conflict, rep *ExportReport) ([]akashiklog.Event, error) {
 	a, b := state.Entry(c.UnitA), state.Entry(c.UnitB)
 	r := c.Resolution
 	switch {

@@ -84,7 +84,7 @@ type ImportReport struct {
 //
 // Importing the same log again, or the same log grown, adds only what is
 // new. now stamps the rows the import writes itself.
-func ImportAkashik(ctx context.Context, st *store.Store, log *akashiklog.Log, now time.Time) (ImportReport, error) {
+func ImportAkashik(ctx context.Context, st store.Field, log *akashiklog.Log, now time.Time) (ImportReport, error) {
 	rep := ImportReport{Events: len(log.Events), TornLine: log.TornLine}
 	state := akashiklog.Replay(log.Events)
 	rep.Anomalies = state.Anomalies
@@ -94,7 +94,7 @@ func ImportAkashik(ctx context.Context, st *store.Store, log *akashiklog.Log, no
 		maxLamport = max(maxLamport, e.Lamport)
 		lines[e.EventID] = e.Line
 	}
-	err := st.Write(ctx, func(tx *store.Tx) error {
+	err := st.Write(ctx, func(tx store.Tx) error {
 		im := importer{tx: tx, state: state, now: now.UTC(), rep: &rep, agents: map[string]model.Agent{}, lines: lines}
 		if err := im.importAgents(); err != nil {
 			return err
@@ -127,7 +127,7 @@ func ImportAkashik(ctx context.Context, st *store.Store, log *akashiklog.Log, no
 
 // importer carries one import's transaction and what it learnt so far.
 type importer struct {
-	tx     *store.Tx
+	tx     store.Tx
 	state  *akashiklog.State
 	now    time.Time
 	rep    *ImportReport
@@ -141,7 +141,7 @@ type importer struct {
 	// bulk writes the new units and their events with statements prepared
 	// once, at sequence numbers from seq on; ours are the units with ids of
 	// arbiter's own form, moved to their own sequence numbers at the end.
-	bulk *store.Bulk
+	bulk store.Bulk
 	seq  int64
 	ours []string
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/akashiklog"
 	"arbiter/interop"
 	"arbiter/model"
@@ -243,7 +244,7 @@ func TestAFailedImportLeavesNothingBehind(t *testing.T) {
 func TestImportIntoAReadOnlyFieldIsRefused(t *testing.T) {
 	f := newField(t)
 	path := writeLog(t, t.TempDir(), "", scenario()...)
-	st, err := store.Open(context.Background(), f.Path, store.Options{ReadOnly: true})
+	st, err := field.Open(context.Background(), f.Path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/akashiklog"
 	"arbiter/interop"
 	rt "arbiter/review/reviewtest"
-	"arbiter/store"
 )
 
 // benchLog writes an SDK log of n events: 20 agents, entries on mostly
@@ -64,7 +64,7 @@ func BenchmarkImportAkashik10k(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		path := filepath.Join(b.TempDir(), "field.db")
-		st, err := store.Create(context.Background(), path, rt.Policy())
+		st, err := field.Create(context.Background(), path, rt.Policy())
 		if err != nil {
 			b.Fatal(err)
 		}

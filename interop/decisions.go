@@ -81,8 +81,8 @@ func fatal(c model.Code) bool {
 // from the event's time and a hash of its log position, the same on every
 // run. The payload is the MERGE request with the result: the status it
 // left, the units it superseded, the unit it created and the event's id.
-func DecisionHistory(ctx context.Context, st *store.Store, fn func(model.Envelope) error) error {
-	return st.Read(ctx, func(tx *store.Tx) error {
+func DecisionHistory(ctx context.Context, st store.Field, fn func(model.Envelope) error) error {
+	return st.Read(ctx, func(tx store.Tx) error {
 		return tx.EachDecision(func(e model.Event) error {
 			env, err := historyEnvelope(e)
 			if err != nil {

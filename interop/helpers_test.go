@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/akashiklog"
 	"arbiter/interop"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
-	"arbiter/store"
 )
 
 // line is one event of an SDK log as the SDK writes it, built as raw JSON
@@ -95,7 +95,7 @@ func newField(t *testing.T) *rt.Field {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "field.db")
-	st, err := store.Create(ctx, path, rt.Policy())
+	st, err := field.Create(ctx, path, rt.Policy())
 	if err != nil {
 		t.Fatal(err)
 	}

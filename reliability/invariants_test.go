@@ -11,6 +11,7 @@ import (
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
+	"arbiter/store/sqlite"
 
 	_ "modernc.org/sqlite"
 )
@@ -55,7 +56,7 @@ func (f fieldFacts) String() string {
 func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := sqlite.Open(ctx, path, store.Options{})
 	if err != nil {
 		t.Fatalf("open the field after the run: %v", err)
 	}

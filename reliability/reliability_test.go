@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -128,7 +129,7 @@ func TestKilledDecidersLeaveWholeDecisions(t *testing.T) {
 
 	// No lock outlives its process: a write goes through at once.
 	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: 200 * time.Millisecond})
+	st, err := field.Open(ctx, path, store.Options{BusyTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -65,7 +66,7 @@ func runWorker() int {
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	ctx := context.Background()
-	st, err := store.Open(ctx, os.Getenv(envField), store.Options{BusyTimeout: 5 * time.Second})
+	st, err := field.Open(ctx, os.Getenv(envField), store.Options{BusyTimeout: 5 * time.Second})
 	if err != nil {
 		fmt.Fprintf(out, "UNEXPECTED OPEN %v\n", err)
 		return 1

@@ -22,7 +22,7 @@ const (
 // they share none. CONFLICT_NOT_FOUND if there is no such conflict.
 func (s *Service) Ancestry(ctx context.Context, conflictID string) (*model.Ancestor, error) {
 	var anc *model.Ancestor
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		c, err := tx.Conflict(conflictID)
 		if errors.Is(err, store.ErrNotFound) {
 			return model.Errorf(model.OpDetect, model.CodeConflictNotFound, "", "there is no conflict %q", conflictID)
@@ -38,7 +38,7 @@ func (s *Service) Ancestry(ctx context.Context, conflictID string) (*model.Ances
 
 // ancestry walks back from both units of c and picks their nearest
 // common ancestor.
-func ancestry(tx *store.Tx, c model.Conflict) (*model.Ancestor, error) {
+func ancestry(tx store.Tx, c model.Conflict) (*model.Ancestor, error) {
 	a, err := lineage(tx, c.UnitA)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func ancestry(tx *store.Tx, c model.Conflict) (*model.Ancestor, error) {
 
 // lineage walks back from start along supersedes relations, breadth
 // first, within maxAncestryDepth relations and maxAncestryUnits units.
-func lineage(tx *store.Tx, start string) (*model.Lineage, error) {
+func lineage(tx store.Tx, start string) (*model.Lineage, error) {
 	l := model.NewLineage(start)
 	frontier := []string{start}
 	for depth := 0; depth < maxAncestryDepth && len(frontier) > 0; depth++ {

@@ -155,7 +155,7 @@ func TestAncestryOfAnUnknownConflict(t *testing.T) {
 func insertUnits(t *testing.T, f *rt.Field, units [][2]string) string {
 	t.Helper()
 	var conflictID string
-	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+	err := f.Store.Write(context.Background(), func(tx store.Tx) error {
 		score := 0.5
 		for i, u := range units {
 			var rels []model.Relation

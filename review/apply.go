@@ -33,7 +33,7 @@ func (s *Service) ApplyDecision(ctx context.Context, env model.Envelope) (model.
 	if err != nil {
 		return res, err
 	}
-	err = s.write(ctx, op, func(tx *store.Tx) error {
+	err = s.write(ctx, op, func(tx store.Tx) error {
 		done, err := tx.MessageApplied(req.ConflictID, env.ID)
 		if err != nil || done {
 			res.AlreadyApplied = done

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/review"
@@ -58,7 +59,7 @@ func benchService(b *testing.B) *review.Service {
 	if err := benchmetrics.CopyFile(benchField.path, path); err != nil {
 		b.Fatal(err)
 	}
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func buildField(path string) error {
 	ctx := context.Background()
 	pol := rt.Policy()
 	pol.Quorum, pol.Tie = benchQuorum, model.TieStay
-	st, err := store.Create(ctx, path, pol)
+	st, err := field.Create(ctx, path, pol)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func buildField(path string) error {
 	}
 
 	authors := []model.Agent{}
-	err = st.Write(ctx, func(tx *store.Tx) error {
+	err = st.Write(ctx, func(tx store.Tx) error {
 		for _, a := range rt.Agents {
 			if a.Kind == "" {
 				a.Kind = model.KindAgent
@@ -143,7 +144,7 @@ func buildField(path string) error {
 	recordedBy := make([]string, pairs+1) // the author of each pair unit, by seq
 	const perTx = 25_000
 	for from := 1; from <= benchUnits; from += perTx {
-		err := bulk(ctx, st, func(bk *store.Bulk) error {
+		err := bulk(ctx, st, func(bk store.Bulk) error {
 			for seq := from; seq < from+perTx && seq <= benchUnits; seq++ {
 				a := authors[next(len(authors))]
 				if seq <= pairs {
@@ -193,7 +194,7 @@ func buildField(path string) error {
 	}
 
 	epoch := int64(benchUnits)
-	err = bulk(ctx, st, func(bk *store.Bulk) error {
+	err = bulk(ctx, st, func(bk store.Bulk) error {
 		for i := range benchConflicts {
 			a, b := fmt.Sprintf("mem-%03d", 2*i+1), fmt.Sprintf("mem-%03d", 2*i+2)
 			byA, byB := recordedBy[2*i+1], recordedBy[2*i+2]
@@ -257,12 +258,12 @@ func buildField(path string) error {
 	if err != nil {
 		return err
 	}
-	return st.Write(ctx, func(tx *store.Tx) error { _, err := tx.Witness(epoch); return err })
+	return st.Write(ctx, func(tx store.Tx) error { _, err := tx.Witness(epoch); return err })
 }
 
 // bulk runs fn with the store's bulk writer in one write transaction.
-func bulk(ctx context.Context, st *store.Store, fn func(*store.Bulk) error) error {
-	return st.Write(ctx, func(tx *store.Tx) error {
+func bulk(ctx context.Context, st store.Field, fn func(store.Bulk) error) error {
+	return st.Write(ctx, func(tx store.Tx) error {
 		bk, err := tx.Bulk()
 		if err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -73,7 +74,7 @@ func TestHelperDecider(t *testing.T) {
 	if path == "" {
 		return
 	}
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		fmt.Println("RESULT ERROR", err)
 		return
@@ -149,7 +150,7 @@ func TestConcurrentDecidersOnSeparateConnections(t *testing.T) {
 	runRounds(t, 5, func(t *testing.T, f *rt.Field, p rt.Pair, ds []decider) []string {
 		svcs := make([]*review.Service, len(ds))
 		for i := range ds {
-			st, err := store.Open(context.Background(), f.Path, store.Options{})
+			st, err := field.Open(context.Background(), f.Path, store.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

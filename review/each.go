@@ -12,7 +12,7 @@ import (
 // transaction, so that a caller can print the first while the rest are
 // read. Votes carry the quorum. An error from fn stops it.
 func (s *Service) EachConflict(ctx context.Context, q model.ListQuery, fn func(model.ConflictSummary) error) error {
-	return s.st.Read(ctx, func(tx *store.Tx) error {
+	return s.st.Read(ctx, func(tx store.Tx) error {
 		p, err := tx.Policy()
 		if err != nil {
 			return err

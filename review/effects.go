@@ -10,7 +10,7 @@ import (
 
 // notify sends n to each distinct agent in ids (empty ids skipped) and
 // returns the agents notified, sorted.
-func notify(tx *store.Tx, ids []string, n model.Notification) ([]string, error) {
+func notify(tx store.Tx, ids []string, n model.Notification) ([]string, error) {
 	seen := map[string]bool{}
 	out := []string{}
 	for _, id := range ids {
@@ -33,7 +33,7 @@ func notify(tx *store.Tx, ids []string, n model.Notification) ([]string, error) 
 
 // settle returns a contested unit to active once no open conflict is left
 // about it.
-func settle(tx *store.Tx, id string) error {
+func settle(tx store.Tx, id string) error {
 	u, err := tx.Unit(id)
 	if err != nil || u.Status != model.UnitContested {
 		return err
@@ -51,7 +51,7 @@ func settle(tx *store.Tx, id string) error {
 }
 
 // humanOperators lists the people who may decide escalated conflicts.
-func humanOperators(tx *store.Tx) ([]string, error) {
+func humanOperators(tx store.Tx) ([]string, error) {
 	agents, err := tx.Agents()
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func humanOperators(tx *store.Tx) ([]string, error) {
 
 // voters lists the agents the policy lets vote on the conflict of d: the
 // eligible voters, less its units' authors under recusal.
-func voters(tx *store.Tx, d model.ConflictDetail) ([]string, error) {
+func voters(tx store.Tx, d model.ConflictDetail) ([]string, error) {
 	agents, err := tx.Agents()
 	if err != nil {
 		return nil, err

@@ -144,7 +144,7 @@ func wantLogged(t *testing.T, f *rt.Field, conflict string, epoch int64, op, age
 func importPair(t *testing.T, f *rt.Field, idA string, epochA int64, idB string, epochB int64) string {
 	t.Helper()
 	var conflictID string
-	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+	err := f.Store.Write(context.Background(), func(tx store.Tx) error {
 		score := 0.5
 		for _, u := range []struct {
 			id    string
@@ -198,7 +198,7 @@ func failInserts(t *testing.T, f *rt.Field, table string) {
 // program would.
 func setStatus(t *testing.T, f *rt.Field, id string, s model.UnitStatus) {
 	t.Helper()
-	if err := f.Store.Write(context.Background(), func(tx *store.Tx) error { return tx.SetUnitStatus(id, s) }); err != nil {
+	if err := f.Store.Write(context.Background(), func(tx store.Tx) error { return tx.SetUnitStatus(id, s) }); err != nil {
 		t.Fatalf("set %s %s: %v", id, s, err)
 	}
 }

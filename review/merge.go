@@ -23,7 +23,7 @@ func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeReq
 	if s.offline() {
 		return s.mergeOffline(ctx, callerID, req)
 	}
-	err := s.write(ctx, model.OpMerge, func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpMerge, func(tx store.Tx) (err error) {
 		resp, err = s.merge(tx, callerID, req, "")
 		return err
 	})
@@ -33,7 +33,7 @@ func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeReq
 // merge checks a MERGE as checkMerge does and carries it out in tx.
 // messageID, when not empty, is the id of the offline message the decision
 // comes from; the MERGE event keeps it (see ApplyDecision).
-func (s *Service) merge(tx *store.Tx, callerID string, req model.MergeRequest, messageID string) (model.MergeResponse, error) {
+func (s *Service) merge(tx store.Tx, callerID string, req model.MergeRequest, messageID string) (model.MergeResponse, error) {
 	d, winner, err := s.checkMerge(tx, callerID, req)
 	if err != nil {
 		return model.MergeResponse{}, err
@@ -48,7 +48,7 @@ func (s *Service) merge(tx *store.Tx, callerID string, req model.MergeRequest, m
 // is one of the conflict's units, and a deterministic rule does not tie
 // and agrees with any winner named. It returns the state the decision is
 // taken on and the winner ("" when there is none).
-func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeRequest) (decision, string, error) {
+func (s *Service) checkMerge(tx store.Tx, callerID string, req model.MergeRequest) (decision, string, error) {
 	const op = model.OpMerge
 	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Service) checkMerge(tx *store.Tx, callerID string, req model.MergeReque
 // quorumReachable refuses to open a vote that could never close: fewer
 // eligible voters than the quorum would leave the conflict pending for
 // good (only votes settle a pending vote).
-func quorumReachable(tx *store.Tx, d decision) error {
+func quorumReachable(tx store.Tx, d decision) error {
 	vs, err := voters(tx, d.ConflictDetail)
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ type decision struct {
 
 // prepare loads what a decision needs, checking the caller, that the
 // conflict exists, and that it is still at the version the caller saw.
-func (s *Service) prepare(tx *store.Tx, op, callerID, conflictID string, expect int64) (decision, error) {
+func (s *Service) prepare(tx store.Tx, op, callerID, conflictID string, expect int64) (decision, error) {
 	var d decision
 	var err error
 	if d.caller, err = caller(tx, op, callerID); err != nil {
@@ -161,7 +161,7 @@ func validateMerge(req model.MergeRequest) error {
 }
 
 // apply carries out a MERGE checkMerge allowed, for winner.
-func (s *Service) apply(tx *store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
+func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
 	const op = model.OpMerge
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
 	o.epoch, o.err = tx.Tick()

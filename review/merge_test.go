@@ -712,7 +712,7 @@ func roundTrip(t *testing.T, v any, into any) {
 func TestResolvingConflictIsOpenToAgents(t *testing.T) {
 	f := rt.New(t, rt.Policy())
 	p := f.Contradict(t, model.ConflictFactual, rt.Side{Score: 0.8}, rt.Side{Score: 0.3})
-	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+	err := f.Store.Write(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Conflict(p.Conflict)
 		if err != nil {
 			return err

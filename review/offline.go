@@ -41,7 +41,7 @@ func (s *Service) offline() bool { return s.decisionsOut != "" && s.st.ReadOnly(
 func (s *Service) mergeOffline(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
 	var resp model.MergeResponse
 	var seen int64
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		d, winner, err := s.checkMerge(tx, callerID, req)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (s *Service) mergeOffline(ctx context.Context, callerID string, req model.M
 func (s *Service) voteOffline(ctx context.Context, callerID string, req model.VoteRequest) (model.VoteResponse, error) {
 	var resp model.VoteResponse
 	var seen int64
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		d, choice, err := s.checkVote(tx, callerID, req)
 		if err != nil {
 			return err

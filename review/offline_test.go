@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -44,7 +45,7 @@ func offlineCopy(t *testing.T, f *rt.Field) (*review.Service, string, string) {
 		t.Fatal(err)
 	}
 	dst.Close()
-	st, err := store.Open(context.Background(), cp, store.Options{ReadOnly: true})
+	st, err := field.Open(context.Background(), cp, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("open the copy read-only: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 // rest (each step checks o.err).
 type outcome struct {
 	s         *Service
-	tx        *store.Tx
+	tx        store.Tx
 	op        string // the operation, for errors: MERGE unless set
 	d         decision
 	by        string

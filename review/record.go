@@ -20,7 +20,7 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 	if err := validateRecord(&req); err != nil {
 		return res, err
 	}
-	err := s.write(ctx, op, func(tx *store.Tx) error {
+	err := s.write(ctx, op, func(tx store.Tx) error {
 		now := s.now() // under the write lock, so times follow epochs
 		a, err := caller(tx, op, callerID)
 		if err != nil {
@@ -155,7 +155,7 @@ func joinTypes() string {
 
 // openConflict records the conflict a contradicts relation declares
 // (detected_by explicit): the target is unit A, the new unit B.
-func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time) (model.Conflict, error) {
+func openConflict(tx store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time) (model.Conflict, error) {
 	if ct == "" {
 		ct = model.ConflictFactual
 	}
@@ -174,7 +174,7 @@ func openConflict(tx *store.Tx, a model.Agent, unitID string, r model.Relation, 
 // DETECT event by detector is logged with unit B as its unit, and the
 // authors of both units are notified. c.Epoch and c.DetectedAt must be
 // set; its status and version are the function's.
-func OpenConflict(tx *store.Tx, detector model.Agent, c model.Conflict) (model.Conflict, error) {
+func OpenConflict(tx store.Tx, detector model.Agent, c model.Conflict) (model.Conflict, error) {
 	if !c.Type.Valid() || !c.DetectedBy.Valid() || c.UnitA == "" || c.UnitB == "" || c.UnitA == c.UnitB {
 		return c, model.Errorf(model.OpDetect, model.CodeInvalidRequest, "", "not a conflict: type %q, detected_by %q, units %q and %q",
 			c.Type, c.DetectedBy, c.UnitA, c.UnitB)
@@ -210,7 +210,7 @@ func OpenConflict(tx *store.Tx, detector model.Agent, c model.Conflict) (model.C
 }
 
 // contest marks an active unit contested while a conflict about it is open.
-func contest(tx *store.Tx, id string) error {
+func contest(tx store.Tx, id string) error {
 	u, err := tx.Unit(id)
 	if err != nil || u.Status != model.UnitActive {
 		return err
@@ -220,7 +220,7 @@ func contest(tx *store.Tx, id string) error {
 
 // standsInField reports whether a unit still stands: not superseded, not
 // retracted.
-func standsInField(tx *store.Tx, id string) (bool, error) {
+func standsInField(tx store.Tx, id string) (bool, error) {
 	u, err := tx.Unit(id)
 	if err != nil {
 		return false, err

@@ -17,7 +17,7 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 	if err := checkAgent(&a); err != nil {
 		return a, err
 	}
-	err := s.write(ctx, model.OpRegister, func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpRegister, func(tx store.Tx) (err error) {
 		a.RegisteredAt = s.now() // under the write lock, so times follow epochs
 		a, err = RegisterIn(tx, a)
 		return err
@@ -29,7 +29,7 @@ func (s *Service) Register(ctx context.Context, a model.Agent) (model.Agent, err
 // the agent is checked and stored at the next epoch, and a REGISTER event
 // is logged; an id already registered is AGENT_ID_TAKEN. a.RegisteredAt is
 // the caller's to set.
-func RegisterIn(tx *store.Tx, a model.Agent) (model.Agent, error) {
+func RegisterIn(tx store.Tx, a model.Agent) (model.Agent, error) {
 	const op = model.OpRegister
 	if err := checkAgent(&a); err != nil {
 		return a, err

@@ -26,7 +26,7 @@ func (s *Service) Reopen(ctx context.Context, callerID string, req model.ReopenR
 	if strings.TrimSpace(req.Rationale) == "" {
 		return resp, model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a rationale is required")
 	}
-	err := s.write(ctx, op, func(tx *store.Tx) error {
+	err := s.write(ctx, op, func(tx store.Tx) error {
 		d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 		if err != nil {
 			return err
@@ -58,7 +58,7 @@ type undo struct {
 
 // undoing works out what reopening c changes, and refuses when a later
 // decision depends on the one taken back.
-func undoing(tx *store.Tx, c model.Conflict) (undo, error) {
+func undoing(tx store.Tx, c model.Conflict) (undo, error) {
 	r := c.Resolution
 	var u undo
 	var superseded []string
@@ -105,7 +105,7 @@ func undoing(tx *store.Tx, c model.Conflict) (undo, error) {
 // supersededElsewhere reports whether unit id would stay superseded
 // without conflict except's decision: another resolved conflict
 // superseded it, or a live unit supersedes it by relation.
-func supersededElsewhere(tx *store.Tx, id, except string) (bool, error) {
+func supersededElsewhere(tx store.Tx, id, except string) (bool, error) {
 	cs, err := tx.ConflictsOfUnit(id)
 	if err != nil {
 		return false, err
@@ -134,7 +134,7 @@ func supersededElsewhere(tx *store.Tx, id, except string) (bool, error) {
 	return false, nil
 }
 
-func (s *Service) reopen(tx *store.Tx, d decision, u undo, rationale string) (model.ReopenResponse, error) {
+func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (model.ReopenResponse, error) {
 	o := outcome{s: s, tx: tx, d: d, op: model.OpReopen, by: d.caller.ID, rationale: rationale}
 	o.epoch, o.err = tx.Tick()
 	o.now = s.now()

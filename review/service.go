@@ -15,14 +15,14 @@ import (
 
 // Service applies the rules to one open field.
 type Service struct {
-	st  *store.Store
+	st  store.Field
 	now func() time.Time
 	// decisionsOut is the decisions file of a read-only field ("" for none).
 	decisionsOut string
 }
 
 // New returns the rules over st.
-func New(st *store.Store) *Service { return &Service{st: st, now: time.Now} }
+func New(st store.Field) *Service { return &Service{st: st, now: time.Now} }
 
 // WithClock makes the service stamp times from now instead of the wall
 // clock (demos and tests that need repeatable output). Epochs are not
@@ -35,7 +35,7 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 // write runs fn in one write transaction. The store's own refusals
 // (read-only, busy, disk full, damage) come back as errors of op, the
 // protocol operation the caller asked for, not of the store's "WRITE".
-func (s *Service) write(ctx context.Context, op string, fn func(*store.Tx) error) error {
+func (s *Service) write(ctx context.Context, op string, fn func(store.Tx) error) error {
 	err := s.st.Write(ctx, fn)
 	if pe, ok := model.AsError(err); ok {
 		switch pe.Operation {
@@ -55,41 +55,41 @@ func (s *Service) ReadOnly() (bool, string) {
 	if !s.st.ReadOnly() || s.offline() {
 		return false, ""
 	}
-	if s.st.ReadOnlyReason != "" {
-		return true, s.st.ReadOnlyReason
+	if s.st.ReadOnlyReason() != "" {
+		return true, s.st.ReadOnlyReason()
 	}
 	return true, "opened with --read-only"
 }
 
 // Changed returns a number that differs whenever someone has written to
 // the field since the last call that returned it; cheap enough to poll.
-func (s *Service) Changed(ctx context.Context) (int64, error) { return s.st.DataVersion(ctx) }
+func (s *Service) Changed(ctx context.Context) (int64, error) { return s.st.Changed(ctx) }
 
 // Policy returns the field's governance.
 func (s *Service) Policy(ctx context.Context) (model.Policy, error) {
 	var p model.Policy
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { p, err = tx.Policy(); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { p, err = tx.Policy(); return err })
 	return p, err
 }
 
 // Agent returns a registered agent, or AGENT_NOT_REGISTERED.
 func (s *Service) Agent(ctx context.Context, id string) (model.Agent, error) {
 	var a model.Agent
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { a, err = caller(tx, model.OpAttune, id); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { a, err = caller(tx, model.OpAttune, id); return err })
 	return a, err
 }
 
 // Agents lists the registered agents.
 func (s *Service) Agents(ctx context.Context) ([]model.Agent, error) {
 	var out []model.Agent
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.Agents(); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.Agents(); return err })
 	return out, err
 }
 
 // List returns one page of conflict summaries; votes carry the quorum.
 func (s *Service) List(ctx context.Context, q model.ListQuery) ([]model.ConflictSummary, error) {
 	var out []model.ConflictSummary
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		p, err := tx.Policy()
 		if err != nil {
 			return err
@@ -110,7 +110,7 @@ func (s *Service) List(ctx context.Context, q model.ListQuery) ([]model.Conflict
 // Counts returns how many conflicts stand in each status.
 func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, error) {
 	var out map[model.ConflictStatus]int
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.CountConflicts(); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.CountConflicts(); return err })
 	return out, err
 }
 
@@ -118,7 +118,7 @@ func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, err
 // limit (0: no limit).
 func (s *Service) Inbox(ctx context.Context, agentID string, since int64, limit int) ([]model.Notification, error) {
 	var out []model.Notification
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		if _, err := caller(tx, model.OpAttune, agentID); err != nil {
 			return err
 		}
@@ -132,7 +132,7 @@ func (s *Service) Inbox(ctx context.Context, agentID string, since int64, limit 
 // Detail returns everything known of one conflict.
 func (s *Service) Detail(ctx context.Context, id string) (model.ConflictDetail, error) {
 	var d model.ConflictDetail
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		var err error
 		if d, err = detail(tx, model.OpDetect, id); err != nil {
 			return err
@@ -150,7 +150,7 @@ func (s *Service) Detail(ctx context.Context, id string) (model.ConflictDetail, 
 }
 
 // detail loads a conflict, both sides, its ballots and the rules' picks.
-func detail(tx *store.Tx, op, id string) (model.ConflictDetail, error) {
+func detail(tx store.Tx, op, id string) (model.ConflictDetail, error) {
 	var d model.ConflictDetail
 	c, err := tx.Conflict(id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -177,7 +177,7 @@ func detail(tx *store.Tx, op, id string) (model.ConflictDetail, error) {
 	return d, nil
 }
 
-func side(tx *store.Tx, unitID string) (model.Side, error) {
+func side(tx store.Tx, unitID string) (model.Side, error) {
 	var sd model.Side
 	u, err := tx.Unit(unitID)
 	if err != nil {
@@ -192,7 +192,7 @@ func side(tx *store.Tx, unitID string) (model.Side, error) {
 }
 
 // caller returns the registered agent id, or AGENT_NOT_REGISTERED.
-func caller(tx *store.Tx, op, id string) (model.Agent, error) {
+func caller(tx store.Tx, op, id string) (model.Agent, error) {
 	if id == "" {
 		return model.Agent{}, model.Errorf(op, model.CodeAgentNotRegistered,
 			"say who you are with --as ID (or ARBITER_AS)", "no caller given")
@@ -209,6 +209,6 @@ func caller(tx *store.Tx, op, id string) (model.Agent, error) {
 // ballot on: with model.TurnOf, what is still theirs to do.
 func (s *Service) VotedOn(ctx context.Context, agentID string) (map[string]bool, error) {
 	var out map[string]bool
-	err := s.st.Read(ctx, func(tx *store.Tx) (err error) { out, err = tx.VotedOn(agentID); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.VotedOn(agentID); return err })
 	return out, err
 }

@@ -15,7 +15,7 @@ import (
 // field has no such unit.
 func (s *Service) Unit(ctx context.Context, id string) (model.UnitDetail, error) {
 	var d model.UnitDetail
-	err := s.st.Read(ctx, func(tx *store.Tx) error {
+	err := s.st.Read(ctx, func(tx store.Tx) error {
 		u, err := tx.Unit(id)
 		if errors.Is(err, store.ErrNotFound) {
 			return model.Errorf(model.OpAttune, model.CodeUnitNotFound, "list the conflicts with `arbiter list` to find unit ids",

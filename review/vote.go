@@ -23,7 +23,7 @@ func (s *Service) Vote(ctx context.Context, callerID string, req model.VoteReque
 	if s.offline() {
 		return s.voteOffline(ctx, callerID, req)
 	}
-	err := s.write(ctx, model.OpVote, func(tx *store.Tx) (err error) {
+	err := s.write(ctx, model.OpVote, func(tx store.Tx) (err error) {
 		resp, err = s.vote(tx, callerID, req, "")
 		return err
 	})
@@ -39,7 +39,7 @@ func validateVote(req model.VoteRequest) error {
 
 // vote checks a ballot as checkVote does and casts it in tx; messageID is
 // as for merge.
-func (s *Service) vote(tx *store.Tx, callerID string, req model.VoteRequest, messageID string) (model.VoteResponse, error) {
+func (s *Service) vote(tx store.Tx, callerID string, req model.VoteRequest, messageID string) (model.VoteResponse, error) {
 	d, choice, err := s.checkVote(tx, callerID, req)
 	if err != nil {
 		return model.VoteResponse{}, err
@@ -58,7 +58,7 @@ func (s *Service) vote(tx *store.Tx, callerID string, req model.VoteRequest, mes
 // caller is registered and may vote, the conflict exists, is at the version
 // the caller saw and is put to a vote, and the choice is one of its units.
 // It returns the state the ballot is cast on and the unit chosen.
-func (s *Service) checkVote(tx *store.Tx, callerID string, req model.VoteRequest) (decision, string, error) {
+func (s *Service) checkVote(tx store.Tx, callerID string, req model.VoteRequest) (decision, string, error) {
 	const op = model.OpVote
 	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
 	if err != nil {
@@ -106,7 +106,7 @@ func rolesNote(p model.Policy) string {
 	return " and one of the roles " + strings.Join(p.VoterRoles, ", ")
 }
 
-func (s *Service) cast(tx *store.Tx, d decision, choice, rationale, messageID string) (model.VoteResponse, error) {
+func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID string) (model.VoteResponse, error) {
 	c := d.Conflict
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, conflict: c, message: messageID}
 	o.epoch, o.err = tx.Tick()

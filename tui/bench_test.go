@@ -8,6 +8,7 @@ package tui
 //	go test ./tui -run '^$' -bench . -benchtime 200x
 
 import (
+	arbiterfield "arbiter/field"
 	"arbiter/internal/benchmetrics"
 	"context"
 	"os"
@@ -118,7 +119,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 	var frame string
 	defer benchmetrics.CPUPerOp(b)()
 	for b.Loop() {
-		st, err := store.Open(ctx, path, store.Options{}) // as arbiter opens it
+		st, err := arbiterfield.Open(ctx, path, store.Options{}) // as arbiter opens it
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -139,7 +140,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 func navModel(b *testing.B, n int) *Model {
 	b.Helper()
 	path := queueField(b, n)
-	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	st, err := arbiterfield.Open(context.Background(), path, store.Options{ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}

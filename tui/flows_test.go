@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"arbiter/demo"
+	arbiterfield "arbiter/field"
 	"arbiter/fieldgen"
 	"arbiter/model"
 	"arbiter/review"
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 // is open: ARBITER_TUI_HELPER says what it does.
 func helperProcess() int {
 	ctx := context.Background()
-	st, err := store.Open(ctx, os.Getenv("ARBITER_TUI_FIELD"), store.Options{})
+	st, err := arbiterfield.Open(ctx, os.Getenv("ARBITER_TUI_FIELD"), store.Options{})
 	if err != nil {
 		println(err.Error())
 		return 1
@@ -104,7 +105,7 @@ func TestQueueFiltersAndShowsEveryStatus(t *testing.T) {
 
 func TestEmptyQueueSaysSoKindly(t *testing.T) {
 	path := t.TempDir() + "/empty.db"
-	st, err := store.Create(context.Background(), path, model.DefaultPolicy())
+	st, err := arbiterfield.Create(context.Background(), path, model.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,9 +176,9 @@ func TestDecideSynthesisWritesTheFieldAfterConfirmation(t *testing.T) {
 		t.Errorf("resolution = %+v", r)
 	}
 	var u model.Unit
-	st, _ := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	st, _ := arbiterfield.Open(context.Background(), path, store.Options{ReadOnly: true})
 	defer st.Close()
-	st.Read(context.Background(), func(tx *store.Tx) (err error) { u, err = tx.Unit(*r.SynthesisUnitID); return err })
+	st.Read(context.Background(), func(tx store.Tx) (err error) { u, err = tx.Unit(*r.SynthesisUnitID); return err })
 	if u.Content != "The gate holds for same-currency payments only." || u.Type != model.TypeSynthesis {
 		t.Errorf("synthesis unit = %+v", u)
 	}

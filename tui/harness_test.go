@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arbiter/demo"
+	arbiterfield "arbiter/field"
 	"arbiter/internal/keymap"
 	"arbiter/review"
 	"arbiter/store"
@@ -44,7 +45,7 @@ func demoField(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "field.db")
 	ctx := context.Background()
-	st, err := store.Create(ctx, path, demo.Policy())
+	st, err := arbiterfield.Create(ctx, path, demo.Policy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func demoField(t testing.TB) string {
 // openService opens a field for the screen (or for a test's own checks).
 func openService(t testing.TB, path string, readOnly bool) *review.Service {
 	t.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: readOnly})
+	st, err := arbiterfield.Open(context.Background(), path, store.Options{ReadOnly: readOnly})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	arbiterfield "arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -119,7 +120,7 @@ func hostileField(t *testing.T) *rt.Field {
 	t.Helper()
 	ctx := context.Background()
 	f := rt.New(t, rt.Policy())
-	err := f.Store.Write(ctx, func(tx *store.Tx) error {
+	err := f.Store.Write(ctx, func(tx store.Tx) error {
 		for _, a := range []model.Agent{
 			{ID: mallory, Role: "senior\x1b]8;;https://evil.example/\x07x\x1b]8;;\x07", Authority: 6},
 			{ID: eve, Role: "analyst\u202e\x1b[8m", Authority: 6},
@@ -258,7 +259,7 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	openByFilter(s, "conflict-004")
 	step("conflict-004", "A mem-", "B mem-")
 	// Another program, as mallory, settles it while it is on screen.
-	other, err := store.Open(context.Background(), f.Path, store.Options{})
+	other, err := arbiterfield.Open(context.Background(), f.Path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

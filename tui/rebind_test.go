@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"arbiter/demo"
+	arbiterfield "arbiter/field"
 	"arbiter/internal/keymap"
 	"arbiter/model"
-	"arbiter/store"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -534,7 +534,7 @@ func resubmit(question string) func(*session) {
 func emptyField(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "empty.db")
-	st, err := store.Create(context.Background(), path, model.DefaultPolicy())
+	st, err := arbiterfield.Create(context.Background(), path, model.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
-	"arbiter/store"
+	"arbiter/store/sqlite"
 
 	_ "modernc.org/sqlite"
 )
@@ -84,7 +85,7 @@ func bigField(t *testing.T, dir string, n int) string {
 	path := filepath.Join(dir, "field.db")
 	p := model.DefaultPolicy()
 	p.Quorum = 2
-	st, err := store.Create(ctx, path, p)
+	st, err := field.Create(ctx, path, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestBadFieldsGetOneClearMessageAndAreLeftAlone(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", store.Version+1)); err != nil {
+			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", sqlite.Version+1)); err != nil {
 				t.Fatal(err)
 			}
 			return p

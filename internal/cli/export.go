@@ -63,7 +63,7 @@ docs/akashik-interop.md describes both.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st *store.Store) error {
+			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
 				if decisions {
 					return a.exportDecisions(ctx, st, out)
 				}
@@ -97,7 +97,7 @@ func printExport(w io.Writer, path string, rep interop.ExportReport) {
 }
 
 // exportDecisions writes the decision history as JSONL to out, or stdout.
-func (a *app) exportDecisions(ctx context.Context, st *store.Store, out string) error {
+func (a *app) exportDecisions(ctx context.Context, st store.Field, out string) error {
 	w := a.stdout
 	var f *os.File
 	if out != "" {

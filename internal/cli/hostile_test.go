@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"arbiter/field"
 	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/store"
@@ -90,11 +91,11 @@ func hostileField(t *testing.T) (string, map[string]result) {
 	t.Helper()
 	db := newField(t)
 	outs := map[string]result{}
-	st, err := store.Open(context.Background(), db, store.Options{})
+	st, err := field.Open(context.Background(), db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Write(context.Background(), func(tx *store.Tx) error {
+	err = st.Write(context.Background(), func(tx store.Tx) error {
 		for _, a := range []model.Agent{
 			{ID: mallory, Role: "lead\x1b]8;;https://evil.example/\x07x\x1b]8;;\x07", Kind: model.KindAgent, Authority: 6},
 			{ID: eve, Role: "analyst\u202e\x1b[8m", Kind: model.KindAgent, Authority: 6},

@@ -55,7 +55,7 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 				fmt.Fprintf(a.stderr, "arbiter: %s: skipped the torn last line %d (a writer stopped mid-line), as the SDK does\n",
 					clean(path), log.TornLine)
 			}
-			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st *store.Store) error {
+			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
 				rep, err := interop.ImportAkashik(ctx, st, log, time.Now())
 				if err != nil {
 					return importFailed(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"arbiter/demo"
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -140,7 +141,7 @@ func joinConflictTypes() string {
 // demo if asked, and prints what it holds. A field whose demo could not be
 // filled in is removed again: no half-made file stays behind.
 func createField(ctx context.Context, w io.Writer, path string, p model.Policy, withDemo bool) (err error) {
-	st, err := store.Create(ctx, path, p)
+	st, err := field.Create(ctx, path, p)
 	if err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 		}
 	}
 	var units int64
-	if err := st.Read(ctx, func(tx *store.Tx) (err error) { units, err = tx.CountUnits(); return err }); err != nil {
+	if err := st.Read(ctx, func(tx store.Tx) (err error) { units, err = tx.CountUnits(); return err }); err != nil {
 		return err
 	}
 	agents, err := svc.Agents(ctx)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/mcpserver"
@@ -29,7 +30,7 @@ import (
 func BenchmarkMCPConflictOverStdio(b *testing.B) {
 	run := func(b *testing.B, db string) {
 		ctx := context.Background()
-		st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+		st, err := field.Open(ctx, db, store.Options{ReadOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}

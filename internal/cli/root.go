@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"arbiter/config"
+	"arbiter/field"
 	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
@@ -166,13 +167,13 @@ func (a *app) fieldConfig(cmd *cobra.Command) (config.Config, error) {
 // it. On a read-only field, decisions go to the decisions file if one is
 // configured.
 func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.Context, *review.Service) error) error {
-	return a.withStore(ctx, cfg, func(ctx context.Context, st *store.Store) error {
+	return a.withStore(ctx, cfg, func(ctx context.Context, st store.Field) error {
 		return fn(ctx, review.New(st).WithDecisionsOut(cfg.DecisionsOut))
 	})
 }
 
 // withStore opens the configured field, runs fn on it and closes it.
-func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, *store.Store) error) error {
+func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, store.Field) error) error {
 	opt := store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout}
 	if cfg.DecisionsOut != "" {
 		// Decisions go to the file, as asked, even on a field that could
@@ -181,13 +182,13 @@ func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.
 		opt.ReadOnlyWhy = "decisions go to " + cfg.DecisionsOut + " (--decisions-out)"
 		opt.ReadOnlyHint = "leave out --decisions-out to write to the field itself"
 	}
-	st, err := store.Open(ctx, cfg.DB, opt)
+	st, err := field.Open(ctx, cfg.DB, opt)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnlyReason != "" {
-		fmt.Fprintf(a.stderr, "arbiter: opened read-only: %s\n", st.ReadOnlyReason)
+	if st.ReadOnlyReason() != "" {
+		fmt.Fprintf(a.stderr, "arbiter: opened read-only: %s\n", st.ReadOnlyReason())
 	}
 	return fn(ctx, st)
 }

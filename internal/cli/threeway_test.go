@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/store"
 )
@@ -191,13 +192,13 @@ func TestHostileTextInAnyVersionIsInertInTheThreeWayViews(t *testing.T) {
 // unitContent reads a unit's content straight from the field.
 func unitContent(t *testing.T, db, id string) string {
 	t.Helper()
-	st, err := store.Open(context.Background(), db, store.Options{})
+	st, err := field.Open(context.Background(), db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	var u model.Unit
-	if err := st.Read(context.Background(), func(tx *store.Tx) (err error) { u, err = tx.Unit(id); return err }); err != nil {
+	if err := st.Read(context.Background(), func(tx store.Tx) (err error) { u, err = tx.Unit(id); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return u.Content

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/mcpserver"
@@ -59,7 +60,7 @@ func benchFields(b *testing.B, run func(b *testing.B, path string)) {
 // writer is another connection to the field: another process's rules.
 func writer(b *testing.B, path string) *review.Service {
 	b.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

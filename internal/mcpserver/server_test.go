@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
 	"arbiter/model"
@@ -41,7 +42,7 @@ func finding(content string, score float64, contradicts string) map[string]any {
 // and rules of its own on the same file.
 func operator(t *testing.T, path string) *review.Service {
 	t.Helper()
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -64,7 +65,7 @@ func Policy() model.Policy {
 // Field is an open field in a temporary directory.
 type Field struct {
 	Path  string
-	Store *store.Store
+	Store store.Field
 	Svc   *review.Service
 }
 
@@ -74,7 +75,7 @@ func New(t testing.TB, p model.Policy) *Field {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "field.db")
-	st, err := store.Create(ctx, path, p)
+	st, err := field.Create(ctx, path, p)
 	if err != nil {
 		t.Fatalf("create field: %v", err)
 	}
@@ -200,7 +201,7 @@ func (f *Field) supporters(t testing.TB, target string, n int) []string {
 func (f *Field) conflictsBetween(t testing.TB, a, b string) []string {
 	t.Helper()
 	var out []string
-	f.Read(t, func(tx *store.Tx) error {
+	f.Read(t, func(tx store.Tx) error {
 		cs, err := tx.ConflictsOfUnit(b)
 		for _, c := range cs {
 			if c.UnitA == a && c.UnitB == b {
@@ -217,7 +218,7 @@ func (f *Field) conflictsBetween(t testing.TB, a, b string) []string {
 // already past e.
 func (f *Field) MoveClockTo(t testing.TB, e int64) {
 	t.Helper()
-	err := f.Store.Write(context.Background(), func(tx *store.Tx) error {
+	err := f.Store.Write(context.Background(), func(tx store.Tx) error {
 		now, err := tx.Epoch()
 		switch {
 		case err != nil:
@@ -236,7 +237,7 @@ func (f *Field) MoveClockTo(t testing.TB, e int64) {
 }
 
 // Read runs fn in a read transaction and fails the test on its error.
-func (f *Field) Read(t testing.TB, fn func(*store.Tx) error) {
+func (f *Field) Read(t testing.TB, fn func(store.Tx) error) {
 	t.Helper()
 	if err := f.Store.Read(context.Background(), fn); err != nil {
 		t.Fatalf("read the field: %v", err)
@@ -247,7 +248,7 @@ func (f *Field) Read(t testing.TB, fn func(*store.Tx) error) {
 func (f *Field) Unit(t testing.TB, id string) model.Unit {
 	t.Helper()
 	var u model.Unit
-	f.Read(t, func(tx *store.Tx) (err error) { u, err = tx.Unit(id); return err })
+	f.Read(t, func(tx store.Tx) (err error) { u, err = tx.Unit(id); return err })
 	return u
 }
 
@@ -258,7 +259,7 @@ func (f *Field) Status(t testing.TB, id string) model.UnitStatus { return f.Unit
 func (f *Field) Clock(t testing.TB) int64 {
 	t.Helper()
 	var e int64
-	f.Read(t, func(tx *store.Tx) (err error) { e, err = tx.Epoch(); return err })
+	f.Read(t, func(tx store.Tx) (err error) { e, err = tx.Epoch(); return err })
 	return e
 }
 

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/mcpserver"
 	"arbiter/model"
 	"arbiter/review"
@@ -69,7 +70,7 @@ type Options struct {
 func Serve(t testing.TB, path, agent string, opts Options) *Client {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: opts.ReadOnly})
+	st, err := field.Open(ctx, path, store.Options{ReadOnly: opts.ReadOnly})
 	if err != nil {
 		t.Fatalf("open %s: %v", filepath.Base(path), err)
 	}

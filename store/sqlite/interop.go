@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"database/sql"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arbiter/model"
+	"arbiter/store"
 )
 
 // Queries for importing Akashik SDK logs and for decisions made offline.
@@ -69,18 +70,11 @@ func (t *Tx) EachDecision(fn func(model.Event) error) error {
 	return rows.Err()
 }
 
-// Standing is where a unit stands: enough to tell whether it changed.
-type Standing struct {
-	Mode    model.Mode
-	Status  model.UnitStatus
-	AgentID string
-}
-
 // Standings returns the standing of those of ids that are units of the
 // field; ids that are not are missing from the map.
-func (t *Tx) Standings(ids []string) (map[string]Standing, error) {
+func (t *Tx) Standings(ids []string) (map[string]store.Standing, error) {
 	const chunk = 500
-	out := make(map[string]Standing, len(ids))
+	out := make(map[string]store.Standing, len(ids))
 	for len(ids) > 0 {
 		n := min(chunk, len(ids))
 		args := make([]any, n)
@@ -93,7 +87,7 @@ func (t *Tx) Standings(ids []string) (map[string]Standing, error) {
 		}
 		for rows.Next() {
 			var id string
-			var s Standing
+			var s store.Standing
 			if err := rows.Scan(&id, &s.Mode, &s.Status, &s.AgentID); err != nil {
 				rows.Close()
 				return nil, err

@@ -1,13 +1,12 @@
-package store
+package sqlite
 
 import (
+	"arbiter/store"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"time"
-
-	"arbiter/model"
 )
 
 // Tx is one transaction on the field. All reads and writes of a decision
@@ -21,26 +20,19 @@ type Tx struct {
 // Write runs fn in a BEGIN IMMEDIATE transaction: it takes the field's
 // write lock first (waiting up to the busy timeout), so what fn reads
 // cannot change before it commits. fn's error rolls everything back.
-func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
+func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if s.readOnly {
-		hint, why := "open the field without --read-only", "it was opened with --read-only"
-		if s.opt.ReadOnlyWhy != "" {
-			hint, why = s.opt.ReadOnlyHint, s.opt.ReadOnlyWhy
-		}
-		if s.ReadOnlyReason != "" {
-			hint, why = "copy the field to writable storage, or fix its permissions", s.ReadOnlyReason
-		}
-		return model.Errorf("WRITE", model.CodeReadOnly, hint, "the field is read-only (%s); nothing was written", why)
+		return store.ReadOnlyError(s.opt, s.notWritable)
 	}
 	return s.run(ctx, false, fn)
 }
 
 // Read runs fn in a read transaction: a consistent snapshot of the field.
-func (s *Store) Read(ctx context.Context, fn func(*Tx) error) error {
+func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return s.run(ctx, true, fn)
 }
 
-func (s *Store) run(ctx context.Context, readOnly bool, fn func(*Tx) error) (err error) {
+func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error) (err error) {
 	var sqlTx *sql.Tx
 	if readOnly {
 		sqlTx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -73,9 +65,10 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(*Tx) error) (err
 	return nil
 }
 
-// DataVersion changes whenever another connection (another process, or
-// another of ours) commits to the field: a cheap way to notice live writers.
-func (s *Store) DataVersion(ctx context.Context) (int64, error) {
+// Changed is SQLite's data_version: it changes whenever another
+// connection (another process, or another of ours) commits to the field,
+// a cheap way to notice live writers.
+func (s *Store) Changed(ctx context.Context) (int64, error) {
 	var v int64
 	err := s.watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
 	return v, translate("WATCH", err)

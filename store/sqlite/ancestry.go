@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 // Supersedes lists the units id carries a supersedes relation to, by id;
 // a relation to a unit the field does not hold (written by another

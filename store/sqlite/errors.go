@@ -1,21 +1,21 @@
-package store
+package sqlite
 
 import (
 	"errors"
 	"fmt"
 
 	"arbiter/model"
+	"arbiter/store"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// ErrNotFound is returned by lookups of a single row that is not there.
-var ErrNotFound = errors.New("not found")
-
-// ErrStale is returned by UpdateConflict when the conflict is no longer at
-// the version the caller read.
-var ErrStale = errors.New("the conflict changed since it was read")
+// The errors every engine returns.
+var (
+	ErrNotFound = store.ErrNotFound
+	ErrStale    = store.ErrStale
+)
 
 func sqliteCode(err error) int {
 	var se *sqlite.Error
@@ -58,15 +58,15 @@ func translate(op string, err error) error {
 func classifyOpen(path string, err error) error {
 	switch sqliteCode(err) {
 	case sqlite3.SQLITE_NOTADB:
-		return &OpenError{path, "is not an arbiter field (not a SQLite database)", err}
+		return &store.OpenError{Name: path, Reason: "is not an arbiter field (not a SQLite database)", Err: err}
 	case sqlite3.SQLITE_CORRUPT:
-		return &OpenError{path, "is damaged (SQLite reports corruption); restore it from a backup", err}
+		return &store.OpenError{Name: path, Reason: "is damaged (SQLite reports corruption); restore it from a backup", Err: err}
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return &OpenError{path, "is locked by another program for longer than the busy timeout; try again", err}
+		return &store.OpenError{Name: path, Reason: "is locked by another program for longer than the busy timeout; try again", Err: err}
 	case sqlite3.SQLITE_CANTOPEN:
-		return &OpenError{path, "cannot be opened (check the file and its directory permissions)", err}
+		return &store.OpenError{Name: path, Reason: "cannot be opened (check the file and its directory permissions)", Err: err}
 	case sqlite3.SQLITE_READONLY:
-		return &OpenError{path, "cannot be written; open it with --read-only", err}
+		return &store.OpenError{Name: path, Reason: "cannot be written; open it with --read-only", Err: err}
 	}
-	return &OpenError{path, fmt.Sprintf("cannot be opened: %v", err), err}
+	return &store.OpenError{Name: path, Reason: fmt.Sprintf("cannot be opened: %v", err), Err: err}
 }

@@ -1,6 +1,7 @@
-// Package store keeps an arbiter field in a SQLite file: the schema and its
-// migrations, queries and transactions, and nothing else.
-package store
+// Package sqlite keeps an arbiter field in a SQLite file: the schema and
+// its migrations, queries and transactions, and nothing else. It is the
+// default engine of store.Field.
+package sqlite
 
 import (
 	"context"
@@ -13,25 +14,17 @@ import (
 	"time"
 
 	"arbiter/model"
+	"arbiter/store"
 
 	"golang.org/x/sys/unix"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Options tune how a field is opened.
-type Options struct {
-	// ReadOnly opens the field without writing a byte to it.
-	ReadOnly bool
-	// ReadOnlyWhy and ReadOnlyHint, when set, are what a refused write
-	// says of why the field is read-only and what to do, instead of
-	// naming --read-only.
-	ReadOnlyWhy, ReadOnlyHint string
-	// BusyTimeout is how long a write waits for another writer's lock.
-	BusyTimeout time.Duration
-}
+type Options = store.Options
 
 // DefaultBusyTimeout is used when Options.BusyTimeout is zero.
-const DefaultBusyTimeout = 5 * time.Second
+const DefaultBusyTimeout = store.DefaultBusyTimeout
 
 // Store is an open field.
 type Store struct {
@@ -42,20 +35,13 @@ type Store struct {
 	path     string
 	readOnly bool
 	opt      Options
-	// ReadOnlyReason says why a field asked for read-write was opened
+	// notWritable says why a field asked for read-write was opened
 	// read-only (a file or directory that is not writable); "" otherwise.
-	ReadOnlyReason string
+	notWritable string
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
-type OpenError struct {
-	Path   string
-	Reason string
-	Err    error
-}
-
-func (e *OpenError) Error() string { return fmt.Sprintf("%s: %s", e.Path, e.Reason) }
-func (e *OpenError) Unwrap() error { return e.Err }
+type OpenError = store.OpenError
 
 // Open opens an existing field. It never creates one: a missing path is an
 // error. A file or directory that is not writable opens read-only.
@@ -63,13 +49,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, &OpenError{path, "no such field (create one with `arbiter init --db " + path + "`)", err}
+		return nil, &OpenError{Name: path, Reason: "no such field (create one with `arbiter init --db " + path + "`)", Err: err}
 	case err != nil:
-		return nil, &OpenError{path, "cannot read: " + err.Error(), err}
+		return nil, &OpenError{Name: path, Reason: "cannot read: " + err.Error(), Err: err}
 	case fi.IsDir():
-		return nil, &OpenError{path, "is a directory, not a field", nil}
+		return nil, &OpenError{Name: path, Reason: "is a directory, not a field", Err: nil}
 	case fi.Size() == 0:
-		return nil, &OpenError{path, "is an empty file, not an arbiter field", nil}
+		return nil, &OpenError{Name: path, Reason: "is an empty file, not an arbiter field", Err: nil}
 	}
 	if err := checkHeader(path); err != nil {
 		return nil, err
@@ -77,7 +63,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	s := &Store{path: path, readOnly: opt.ReadOnly, opt: opt}
 	if !s.readOnly {
 		if why := notWritable(path); why != "" {
-			s.readOnly, s.ReadOnlyReason = true, why
+			s.readOnly, s.notWritable = true, why
 		}
 	}
 	if err := s.connect(opt); err != nil {
@@ -96,9 +82,9 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, &OpenError{path, "already exists; refusing to overwrite it", err}
+			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it", Err: err}
 		}
-		return nil, &OpenError{path, "cannot create: " + err.Error(), err}
+		return nil, &OpenError{Name: path, Reason: "cannot create: " + err.Error(), Err: err}
 	}
 	f.Close()
 	s := &Store{path: path}
@@ -111,7 +97,7 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 		os.Remove(path)
 		return nil, err
 	}
-	if err := s.Write(ctx, func(tx *Tx) error { return tx.SetPolicy(p) }); err != nil {
+	if err := s.Write(ctx, func(tx store.Tx) error { return tx.SetPolicy(p) }); err != nil {
 		s.Close()
 		os.Remove(path)
 		return nil, err
@@ -121,6 +107,13 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 
 // Path is the field's file.
 func (s *Store) Path() string { return s.path }
+
+// Name is the field's file, as store.Field names it.
+func (s *Store) Name() string { return s.path }
+
+// ReadOnlyReason says why a field asked for read-write was opened
+// read-only (a file or directory that is not writable); "" otherwise.
+func (s *Store) ReadOnlyReason() string { return s.notWritable }
 
 // ReadOnly reports whether writes are refused.
 func (s *Store) ReadOnly() bool { return s.readOnly }
@@ -155,7 +148,7 @@ func (s *Store) connect(opt Options) error {
 	}
 	db, err := sql.Open("sqlite", "file:"+escapePath(s.path)+"?"+q)
 	if err != nil {
-		return &OpenError{s.path, "cannot open: " + err.Error(), err}
+		return &OpenError{Name: s.path, Reason: "cannot open: " + err.Error(), Err: err}
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
@@ -178,13 +171,13 @@ func (s *Store) connect(opt Options) error {
 func checkHeader(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return &OpenError{path, "cannot read: " + err.Error(), err}
+		return &OpenError{Name: path, Reason: "cannot read: " + err.Error(), Err: err}
 	}
 	defer f.Close()
 	head := make([]byte, 100)
 	n, _ := f.ReadAt(head, 0)
 	if n < 100 || string(head[:16]) != "SQLite format 3\x00" {
-		return &OpenError{path, "is not an arbiter field (not a SQLite database)", nil}
+		return &OpenError{Name: path, Reason: "is not an arbiter field (not a SQLite database)", Err: nil}
 	}
 	appID := uint32(head[68])<<24 | uint32(head[69])<<16 | uint32(head[70])<<8 | uint32(head[71])
 	// A field created but not yet checkpointed keeps its application_id
@@ -194,7 +187,7 @@ func checkHeader(path string) error {
 		return nil
 	}
 	if appID != ApplicationID {
-		return &OpenError{path, "is a SQLite database but not an arbiter field", nil}
+		return &OpenError{Name: path, Reason: "is a SQLite database but not an arbiter field", Err: nil}
 	}
 	return nil
 }
@@ -205,7 +198,7 @@ func (s *Store) checkFormat(ctx context.Context) error {
 		return classifyOpen(s.path, err)
 	}
 	if uint32(appID) != ApplicationID {
-		return &OpenError{s.path, "is a SQLite database but not an arbiter field", nil}
+		return &OpenError{Name: s.path, Reason: "is a SQLite database but not an arbiter field", Err: nil}
 	}
 	var v int
 	if err := s.watch.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
@@ -213,9 +206,9 @@ func (s *Store) checkFormat(ctx context.Context) error {
 	}
 	switch {
 	case v > Version:
-		return &OpenError{s.path, fmt.Sprintf("was written by a newer arbiter (field format %d; this arbiter knows up to %d): upgrade arbiter to open it", v, Version), nil}
+		return &OpenError{Name: s.path, Reason: fmt.Sprintf("was written by a newer arbiter (field format %d; this arbiter knows up to %d): upgrade arbiter to open it", v, Version), Err: nil}
 	case v < Version && s.readOnly:
-		return &OpenError{s.path, fmt.Sprintf("uses the older field format %d and is open read-only; open it once read-write to upgrade it to %d", v, Version), nil}
+		return &OpenError{Name: s.path, Reason: fmt.Sprintf("uses the older field format %d and is open read-only; open it once read-write to upgrade it to %d", v, Version), Err: nil}
 	case v < Version:
 		return s.migrate(ctx)
 	}
@@ -224,13 +217,14 @@ func (s *Store) checkFormat(ctx context.Context) error {
 	if err := s.watch.QueryRowContext(ctx, "SELECT count(*) FROM clock").Scan(&n); err != nil {
 		return classifyOpen(s.path, fmt.Errorf("the clock table is missing or damaged: %w", err))
 	} else if n != 1 {
-		return &OpenError{s.path, fmt.Sprintf("is damaged (its clock has %d rows, not 1); restore it from a backup", n), nil}
+		return &OpenError{Name: s.path, Reason: fmt.Sprintf("is damaged (its clock has %d rows, not 1); restore it from a backup", n), Err: nil}
 	}
 	return nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	return s.Write(ctx, func(tx *Tx) error {
+	return s.Write(ctx, func(stx store.Tx) error {
+		tx := stx.(*Tx)
 		var v int
 		if err := tx.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err

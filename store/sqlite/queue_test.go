@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arbiter/model"
+	"arbiter/store"
 )
 
 // queueField is a field with agents a1 (role r1) and a2 (role r2), units
@@ -23,7 +24,7 @@ func queueField(t *testing.T, path string) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.Write(ctx, func(tx *Tx) error {
+	err = st.Write(ctx, func(tx store.Tx) error {
 		for _, a := range []model.Agent{{ID: "a1", Role: "r1"}, {ID: "a2", Role: "r2"}} {
 			a.Kind, a.Authority, a.Status, a.RegisteredAt = model.KindAgent, 6, model.AgentIdle, time.Now()
 			if err := tx.InsertAgent(a, 1); err != nil {
@@ -53,7 +54,7 @@ func queueField(t *testing.T, path string) *Store {
 func listedRow(t *testing.T, st *Store) model.ConflictSummary {
 	t.Helper()
 	var rows []model.ConflictSummary
-	err := st.Read(context.Background(), func(tx *Tx) (err error) {
+	err := st.Read(context.Background(), func(tx store.Tx) (err error) {
 		rows, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
 		return err
 	})
@@ -86,7 +87,7 @@ func TestQueueRowFollowsBallots(t *testing.T) {
 
 	ballot := func(voter, choice string) {
 		t.Helper()
-		err := st.Write(ctx, func(tx *Tx) error {
+		err := st.Write(ctx, func(tx store.Tx) error {
 			return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: voter, Choice: choice, Rationale: "why", Epoch: 4})
 		})
 		if err != nil {
@@ -110,7 +111,7 @@ func TestQueueRowFollowsBallots(t *testing.T) {
 	}
 	wantRow(t, listedRow(t, st), 0, 1)
 
-	if err := st.Write(ctx, func(tx *Tx) error { return tx.ClearBallots("c1") }); err != nil {
+	if err := st.Write(ctx, func(tx store.Tx) error { return tx.ClearBallots("c1") }); err != nil {
 		t.Fatal(err)
 	}
 	wantRow(t, listedRow(t, st), 0, 0)
@@ -125,7 +126,7 @@ func TestCountsFollowTheConflicts(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		var got map[model.ConflictStatus]int
-		if err := st.Read(ctx, func(tx *Tx) (err error) { got, err = tx.CountConflicts(); return err }); err != nil {
+		if err := st.Read(ctx, func(tx store.Tx) (err error) { got, err = tx.CountConflicts(); return err }); err != nil {
 			t.Fatal(err)
 		}
 		want := map[model.ConflictStatus]int{}
@@ -194,7 +195,7 @@ func TestMigrationFillsTheQueueColumns(t *testing.T) {
 	}
 	wantRow(t, listedRow(t, st), 0, 1)
 	var counts map[model.ConflictStatus]int
-	if err := st.Read(ctx, func(tx *Tx) (err error) { counts, err = tx.CountConflicts(); return err }); err != nil {
+	if err := st.Read(ctx, func(tx store.Tx) (err error) { counts, err = tx.CountConflicts(); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if counts[model.StatusPendingVote] != 1 || counts[model.StatusResolved] != 0 {
@@ -209,7 +210,7 @@ func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
 	st := queueField(t, filepath.Join(t.TempDir(), "field.db"))
 	defer st.Close()
 	texts := []string{"", "-", "12:ab", "3:x-", "é ü 日本", "nul \x00 inside", "bad \xff utf8", ":", "-:-", "9999999999:"}
-	err := st.Write(ctx, func(tx *Tx) error {
+	err := st.Write(ctx, func(tx store.Tx) error {
 		for i, text := range texts {
 			c := model.Conflict{Type: model.ConflictPriority, Status: model.StatusEscalated, UnitA: "u2", UnitB: "u1",
 				Description: text, DetectedBy: model.DetectedSemantic, Epoch: int64(10 + i), DetectedAt: time.Unix(int64(i), 5).UTC(),
@@ -228,7 +229,7 @@ func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	var packed, plain []model.ConflictSummary
-	err = st.Read(ctx, func(tx *Tx) (err error) {
+	err = st.Read(ctx, func(tx store.Tx) (err error) {
 		if packed, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses}); err != nil {
 			return err
 		}
@@ -274,7 +275,7 @@ func TestTheWordIndexFollowsTheConflicts(t *testing.T) {
 	find := func(word string) []string {
 		t.Helper()
 		var ids []string
-		err := st.Read(ctx, func(tx *Tx) error {
+		err := st.Read(ctx, func(tx store.Tx) error {
 			rows, err := tx.ListConflicts(model.ListQuery{Search: word})
 			for _, r := range rows {
 				ids = append(ids, r.ID)

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"arbiter/model"
+	"arbiter/store"
 )
 
 // Bulk writes many rows in one transaction with statements prepared once,
@@ -20,7 +21,7 @@ type Bulk struct {
 
 // Bulk prepares the statements of a bulk write in t. Close it before the
 // transaction ends.
-func (t *Tx) Bulk() (*Bulk, error) {
+func (t *Tx) Bulk() (store.Bulk, error) {
 	b := &Bulk{ctx: t.ctx}
 	for _, p := range []struct {
 		stmt **sql.Stmt

@@ -1,4 +1,4 @@
-package store_test
+package sqlite_test
 
 import (
 	"context"
@@ -11,31 +11,32 @@ import (
 
 	"arbiter/model"
 	"arbiter/store"
+	"arbiter/store/sqlite"
 )
 
 // newStore creates an empty field with one agent, "a1".
-func newStore(t *testing.T) *store.Store {
+func newStore(t *testing.T) *sqlite.Store {
 	t.Helper()
-	st, err := store.Create(context.Background(), filepath.Join(t.TempDir(), "field.db"), model.DefaultPolicy())
+	st, err := sqlite.Create(context.Background(), filepath.Join(t.TempDir(), "field.db"), model.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		return tx.InsertAgent(model.Agent{ID: "a1", Role: "r", Kind: model.KindAgent, Authority: 6,
 			Status: model.AgentIdle, RegisteredAt: time.Now()}, 1)
 	})
 	return st
 }
 
-func write(t *testing.T, st *store.Store, fn func(*store.Tx) error) {
+func write(t *testing.T, st *sqlite.Store, fn func(store.Tx) error) {
 	t.Helper()
 	if err := st.Write(context.Background(), fn); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func read(t *testing.T, st *store.Store, fn func(*store.Tx) error) {
+func read(t *testing.T, st *sqlite.Store, fn func(store.Tx) error) {
 	t.Helper()
 	if err := st.Read(context.Background(), fn); err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func unit(id string, epoch int64, rels ...model.Relation) model.Unit {
 
 func TestClockTicksAndWitnesses(t *testing.T) {
 	st := newStore(t)
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		for _, step := range []struct {
 			do   func() (int64, error)
 			want int64
@@ -69,7 +70,7 @@ func TestClockTicksAndWitnesses(t *testing.T) {
 		}
 		return nil
 	})
-	read(t, st, func(tx *store.Tx) error {
+	read(t, st, func(tx store.Tx) error {
 		if e, err := tx.Epoch(); err != nil || e != 12 {
 			t.Fatalf("epoch %d (%v) after commit, want 12", e, err)
 		}
@@ -80,7 +81,7 @@ func TestClockTicksAndWitnesses(t *testing.T) {
 func TestIDsAreSequentialAndImportedOnesKept(t *testing.T) {
 	st := newStore(t)
 	var ids []string
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		for _, id := range []string{"", "", "ext-01HZX", ""} {
 			got, err := tx.InsertUnit(unit(id, 1))
 			if err != nil {
@@ -102,7 +103,7 @@ func TestIDsAreSequentialAndImportedOnesKept(t *testing.T) {
 func TestUpdateConflictStaleWritesNothing(t *testing.T) {
 	st := newStore(t)
 	var c model.Conflict
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		tx.InsertUnit(unit("u1", 1))
 		tx.InsertUnit(unit("u2", 2))
 		id, err := tx.InsertConflict(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
@@ -110,23 +111,23 @@ func TestUpdateConflictStaleWritesNothing(t *testing.T) {
 		c.ID = id
 		return err
 	})
-	read(t, st, func(tx *store.Tx) (err error) { c, err = tx.Conflict(c.ID); return err })
+	read(t, st, func(tx store.Tx) (err error) { c, err = tx.Conflict(c.ID); return err })
 	if c.Version != 1 {
 		t.Fatalf("a new conflict is at version %d, want 1", c.Version)
 	}
 	esc := c
 	esc.Status = model.StatusEscalated
 	esc.Escalation = &model.Escalation{By: "a1", Reason: "why", Epoch: 3, At: time.Now()}
-	write(t, st, func(tx *store.Tx) error { return tx.UpdateConflict(esc, 1) })
+	write(t, st, func(tx store.Tx) error { return tx.UpdateConflict(esc, 1) })
 
 	dismissed := c
 	dismissed.Status = model.StatusResolved
 	dismissed.Resolution = &model.Resolution{Strategy: model.Dismiss, Rationale: "r", ResolvedBy: "a1", EpochResolved: 4}
-	err := st.Write(context.Background(), func(tx *store.Tx) error { return tx.UpdateConflict(dismissed, 1) })
+	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.UpdateConflict(dismissed, 1) })
 	if !store.IsStale(err) {
 		t.Fatalf("update at an old version: %v, want ErrStale", err)
 	}
-	read(t, st, func(tx *store.Tx) (err error) { c, err = tx.Conflict(c.ID); return err })
+	read(t, st, func(tx store.Tx) (err error) { c, err = tx.Conflict(c.ID); return err })
 	if c.Version != 2 || c.Status != model.StatusEscalated || c.Resolution != nil || c.Escalation.Reason != "why" {
 		t.Fatalf("after a stale update the conflict is %+v, want escalated at version 2", c)
 	}
@@ -135,7 +136,7 @@ func TestUpdateConflictStaleWritesNothing(t *testing.T) {
 func TestSupportersAreLiveUnitsOnly(t *testing.T) {
 	st := newStore(t)
 	supports := model.Relation{Type: model.RelSupports, TargetID: "t"}
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		tx.InsertUnit(unit("t", 1))
 		for _, id := range []string{"s1", "s2", "s3", "s4"} {
 			if _, err := tx.InsertUnit(unit(id, 2, supports)); err != nil {
@@ -147,7 +148,7 @@ func TestSupportersAreLiveUnitsOnly(t *testing.T) {
 		tx.SetUnitStatus("s3", model.UnitRetracted)
 		return tx.SetUnitStatus("s4", model.UnitContested)
 	})
-	read(t, st, func(tx *store.Tx) error {
+	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Supporters("t")
 		if want := []string{"s1", "s4"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("supporters %q, want %q", got, want)
@@ -158,7 +159,7 @@ func TestSupportersAreLiveUnitsOnly(t *testing.T) {
 
 func TestPutBallotReplacesTheVotersBallot(t *testing.T) {
 	st := newStore(t)
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		tx.InsertUnit(unit("u1", 1))
 		tx.InsertUnit(unit("u2", 2))
 		if _, err := tx.InsertConflict(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: model.StatusPendingVote,
@@ -170,15 +171,15 @@ func TestPutBallotReplacesTheVotersBallot(t *testing.T) {
 		}
 		return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a1", Choice: "u2", Rationale: "second", Epoch: 4})
 	})
-	read(t, st, func(tx *store.Tx) error {
+	read(t, st, func(tx store.Tx) error {
 		b, err := tx.Ballots("c1")
 		if len(b) != 1 || b[0].Choice != "u2" || b[0].Rationale != "second" || b[0].Epoch != 4 {
 			t.Fatalf("ballots %+v, want a1's second ballot only", b)
 		}
 		return err
 	})
-	write(t, st, func(tx *store.Tx) error { return tx.ClearBallots("c1") })
-	read(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error { return tx.ClearBallots("c1") })
+	read(t, st, func(tx store.Tx) error {
 		b, err := tx.Ballots("c1")
 		if len(b) != 0 {
 			t.Fatalf("ballots %+v after clearing", b)
@@ -195,8 +196,8 @@ func TestPolicyRoundTrips(t *testing.T) {
 		Recusal:        true, OperatorOverride: true,
 		Owners: map[model.ConflictType]string{model.ConflictStrategic: "maya"}, OwnersDecide: true,
 		EscalationTimeout: 4 * time.Hour, EscalationFallback: "escalate:raf", VoteMinBallots: 2}
-	write(t, st, func(tx *store.Tx) error { return tx.SetPolicy(want) })
-	read(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error { return tx.SetPolicy(want) })
+	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Policy()
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("policy %+v, want %+v", got, want)
@@ -209,7 +210,7 @@ func TestPolicyRoundTrips(t *testing.T) {
 // promises to other writers.
 func TestSchemaRefusesInconsistentRows(t *testing.T) {
 	st := newStore(t)
-	write(t, st, func(tx *store.Tx) error {
+	write(t, st, func(tx store.Tx) error {
 		tx.InsertUnit(unit("u1", 1))
 		_, err := tx.InsertUnit(unit("u2", 2))
 		return err

@@ -1,4 +1,4 @@
-package store_test
+package sqlite_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/sqlite"
 )
 
 // fileState is a file's bytes (as a hash) and the names in its directory.
@@ -74,7 +75,7 @@ func closedField(t *testing.T) (path string, detected, voting rt.Pair) {
 
 // wantEveryWriteReadOnly tries each write the rules offer and expects
 // READ_ONLY from each, in the operation's own name.
-func wantEveryWriteReadOnly(t *testing.T, st *store.Store, detected, voting rt.Pair) {
+func wantEveryWriteReadOnly(t *testing.T, st *sqlite.Store, detected, voting rt.Pair) {
 	t.Helper()
 	ctx := context.Background()
 	svc := review.New(st)
@@ -103,12 +104,12 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	path, detected, voting := closedField(t)
 	before := stateOf(t, path)
 
-	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	st, err := sqlite.Open(context.Background(), path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.ReadOnly() || st.ReadOnlyReason != "" {
-		t.Fatalf("ReadOnly %v, reason %q; want read-only as asked, no reason", st.ReadOnly(), st.ReadOnlyReason)
+	if !st.ReadOnly() || st.ReadOnlyReason() != "" {
+		t.Fatalf("ReadOnly %v, reason %q; want read-only as asked, no reason", st.ReadOnly(), st.ReadOnlyReason())
 	}
 	if ro, why := review.New(st).ReadOnly(); !ro || why == "" {
 		t.Fatalf("the rules say read-only %v (%q)", ro, why)
@@ -130,16 +131,16 @@ func TestReadOnlyDirectoryOpensReadOnly(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(dir, 0o755) })
 	before := stateOf(t, path)
 
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := sqlite.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if !st.ReadOnly() || !strings.Contains(st.ReadOnlyReason, "directory") {
-		t.Fatalf("ReadOnly %v, reason %q; want read-only because of the directory", st.ReadOnly(), st.ReadOnlyReason)
+	if !st.ReadOnly() || !strings.Contains(st.ReadOnlyReason(), "directory") {
+		t.Fatalf("ReadOnly %v, reason %q; want read-only because of the directory", st.ReadOnly(), st.ReadOnlyReason())
 	}
-	if _, why := review.New(st).ReadOnly(); why != st.ReadOnlyReason {
-		t.Fatalf("the rules give the reason %q, want %q", why, st.ReadOnlyReason)
+	if _, why := review.New(st).ReadOnly(); why != st.ReadOnlyReason() {
+		t.Fatalf("the rules give the reason %q, want %q", why, st.ReadOnlyReason())
 	}
 	wantEveryWriteReadOnly(t, st, detected, voting)
 	wantUnchanged(t, path, before)
@@ -152,13 +153,13 @@ func TestReadOnlyFileOpensReadOnly(t *testing.T) {
 	}
 	before := stateOf(t, path)
 
-	st, err := store.Open(context.Background(), path, store.Options{})
+	st, err := sqlite.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if !st.ReadOnly() || !strings.Contains(st.ReadOnlyReason, "file") {
-		t.Fatalf("ReadOnly %v, reason %q; want read-only because of the file", st.ReadOnly(), st.ReadOnlyReason)
+	if !st.ReadOnly() || !strings.Contains(st.ReadOnlyReason(), "file") {
+		t.Fatalf("ReadOnly %v, reason %q; want read-only because of the file", st.ReadOnly(), st.ReadOnlyReason())
 	}
 	wantEveryWriteReadOnly(t, st, detected, voting)
 	wantUnchanged(t, path, before)
@@ -167,7 +168,7 @@ func TestReadOnlyFileOpensReadOnly(t *testing.T) {
 func TestOpenMissingPathCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	for _, ro := range []bool{false, true} {
-		_, err := store.Open(context.Background(), filepath.Join(dir, "nope.db"), store.Options{ReadOnly: ro})
+		_, err := sqlite.Open(context.Background(), filepath.Join(dir, "nope.db"), store.Options{ReadOnly: ro})
 		oe := wantOpenError(t, err, "no such field")
 		if !errors.Is(oe, os.ErrNotExist) {
 			t.Fatalf("%v should wrap os.ErrNotExist", oe)
@@ -184,7 +185,7 @@ func wantOpenError(t *testing.T, err error, reason string) *store.OpenError {
 	if !errors.As(err, &oe) {
 		t.Fatalf("got %v, want an OpenError", err)
 	}
-	if !strings.Contains(oe.Reason, reason) || !strings.Contains(oe.Error(), oe.Path) {
+	if !strings.Contains(oe.Reason, reason) || !strings.Contains(oe.Error(), oe.Name) {
 		t.Fatalf("reason %q (%v), want it to say %q and name the path", oe.Reason, oe, reason)
 	}
 	return oe
@@ -213,14 +214,14 @@ func TestOpenRefusesWhatIsNotAField(t *testing.T) {
 			tc.make(t, path)
 			for _, ro := range []bool{false, true} {
 				before := stateOf(t, path)
-				_, err := store.Open(context.Background(), path, store.Options{ReadOnly: ro})
+				_, err := sqlite.Open(context.Background(), path, store.Options{ReadOnly: ro})
 				wantOpenError(t, err, tc.reason)
 				wantUnchanged(t, path, before)
 			}
 		})
 	}
 	t.Run("directory", func(t *testing.T) {
-		_, err := store.Open(context.Background(), t.TempDir(), store.Options{})
+		_, err := sqlite.Open(context.Background(), t.TempDir(), store.Options{})
 		wantOpenError(t, err, "directory")
 	})
 }
@@ -259,7 +260,7 @@ func TestOpenRefusesNewerFormat(t *testing.T) {
 	db.Close()
 	before := stateOf(t, path)
 	for _, ro := range []bool{false, true} {
-		_, err := store.Open(context.Background(), path, store.Options{ReadOnly: ro})
+		_, err := sqlite.Open(context.Background(), path, store.Options{ReadOnly: ro})
 		oe := wantOpenError(t, err, "newer arbiter")
 		if !strings.Contains(oe.Reason, "99") {
 			t.Fatalf("reason %q should name the file's format", oe.Reason)
@@ -277,7 +278,7 @@ func TestOpenFieldInUseByAnotherWriter(t *testing.T) {
 		t.Fatalf("expected a live -wal file: %v", err)
 	}
 	for _, ro := range []bool{false, true} {
-		st, err := store.Open(context.Background(), f.Path, store.Options{ReadOnly: ro})
+		st, err := sqlite.Open(context.Background(), f.Path, store.Options{ReadOnly: ro})
 		if err != nil {
 			t.Fatalf("open (read-only %v) while another writer has it open: %v", ro, err)
 		}

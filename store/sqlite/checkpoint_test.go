@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/model"
+	"arbiter/store"
 )
 
 // The log is copied back in the background, and under back-to-back
@@ -24,7 +25,7 @@ func TestCheckpointsKeepTheLogSmall(t *testing.T) {
 	payload := []byte(`{"pad":"` + strings.Repeat("x", 60<<10) + `"}`)
 	writes := 6 * walCheckpointBytes / len(payload) // 6 times the threshold
 	for i := range writes {
-		err := st.Write(ctx, func(tx *Tx) error {
+		err := st.Write(ctx, func(tx store.Tx) error {
 			e, err := tx.Tick()
 			if err != nil {
 				return err
@@ -55,7 +56,7 @@ func TestCheckpointsKeepTheLogSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	err = st.Read(ctx, func(tx *Tx) error {
+	err = st.Read(ctx, func(tx store.Tx) error {
 		e, err := tx.Epoch()
 		if e != int64(writes) {
 			t.Errorf("the clock reads %d after %d writes", e, writes)

@@ -1,0 +1,191 @@
+// Package store is what the rules keep a field in, whichever engine holds
+// it: the Field and Tx interfaces review works through, and what the
+// engines share (options, errors). The engines are store/sqlite (a file,
+// the default) and store/postgres (a server a team shares); arbiter/field
+// opens either from a name. Every query of the field lives in an engine:
+// nothing above this package writes SQL.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"arbiter/model"
+)
+
+// Field is an open field.
+type Field interface {
+	// Read runs fn in a read transaction: a consistent snapshot.
+	Read(ctx context.Context, fn func(Tx) error) error
+	// Write runs fn in a write transaction that holds what fn reads
+	// until it commits; fn's error rolls everything back. On a field
+	// open read-only it writes nothing and returns READ_ONLY.
+	Write(ctx context.Context, fn func(Tx) error) error
+	// ReadOnly reports whether writes are refused; ReadOnlyReason says
+	// why when the engine decided it (a file that cannot be written),
+	// "" when the caller asked for it.
+	ReadOnly() bool
+	ReadOnlyReason() string
+	// Changed returns a number that differs whenever someone — another
+	// process or another connection — has committed to the field since
+	// the last call that returned it; cheap enough to poll.
+	Changed(ctx context.Context) (int64, error)
+	// Name is the field as people know it: a path, or a server address
+	// without its password.
+	Name() string
+	Close() error
+}
+
+// Tx is one transaction on a field. Every read and write of a decision
+// goes through the same Tx, so a decision is all or nothing. Lookups of
+// one row that is not there return ErrNotFound.
+type Tx interface {
+	// The Lamport clock: Epoch reads it, Tick advances it by one for a
+	// write, Witness applies the receive rule max(local, received) + 1.
+	Epoch() (int64, error)
+	Tick() (int64, error)
+	Witness(received int64) (int64, error)
+
+	Policy() (model.Policy, error)
+	SetPolicy(p model.Policy) error
+
+	Agent(id string) (model.Agent, error)
+	Agents() ([]model.Agent, error)
+	InsertAgent(a model.Agent, epoch int64) error
+
+	Unit(id string) (model.Unit, error)
+	UnitExists(id string) (bool, error)
+	// InsertUnit stores u and its relations; an empty u.ID gets the next
+	// "mem-NNN" id, which is returned.
+	InsertUnit(u model.Unit) (string, error)
+	SetUnitStatus(id string, s model.UnitStatus) error
+	Relations(id string) ([]model.Relation, error)
+	RelationsTo(id string) ([]model.Link, error)
+	// Supporters lists the live units that support id, oldest first.
+	Supporters(id string) ([]string, error)
+	// Supersedes lists the units id supersedes that the field holds.
+	Supersedes(id string) ([]string, error)
+	CountUnits(statuses ...model.UnitStatus) (int64, error)
+
+	Conflict(id string) (model.Conflict, error)
+	// InsertConflict stores c at version 1; an empty c.ID gets the next
+	// "conflict-NNN" id, which is returned.
+	InsertConflict(c model.Conflict) (string, error)
+	// UpdateConflict writes c's status, steps, route, proposal and
+	// resolution if the stored conflict is still at version expect,
+	// whose version then grows by one; ErrStale otherwise, writing
+	// nothing.
+	UpdateConflict(c model.Conflict, expect int64) error
+	ConflictsOfUnit(id string) ([]model.Conflict, error)
+	ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error)
+	// EachConflict calls fn with each summary ListConflicts would return,
+	// in order, as it is read; fn's error stops it.
+	EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error
+	CountConflicts() (map[model.ConflictStatus]int, error)
+
+	Ballots(conflictID string) ([]model.Ballot, error)
+	PutBallot(b model.Ballot) error
+	ClearBallots(conflictID string) error
+	// VotedOn lists the conflicts put to a vote voter has a ballot on.
+	VotedOn(voter string) (map[string]bool, error)
+
+	Notify(n model.Notification) (int64, error)
+	// Inbox lists agentID's notifications after id since, at most limit
+	// (0: all).
+	Inbox(agentID string, since int64, limit int) ([]model.Notification, error)
+	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
+
+	AppendEvent(e model.Event) (int64, error)
+	EventsOfConflict(conflictID string) ([]model.Event, error)
+	// EachDecision calls fn with each MERGE and VOTE event, oldest first.
+	EachDecision(fn func(model.Event) error) error
+	// MessageApplied reports whether the offline message messageID was
+	// applied to conflictID already.
+	MessageApplied(conflictID, messageID string) (bool, error)
+
+	// For imports of SDK logs.
+	ConflictByPair(a, b string) (model.Conflict, error)
+	CommitUnit(id string) error
+	Standings(ids []string) (map[string]Standing, error)
+	AlignSeq(id string) error
+	NextUnitSeq() (int64, error)
+	// Bulk prepares many writes of rows exactly as given (ids, sequence
+	// numbers, statuses): for generators and imports, which keep them
+	// consistent themselves. Close it before the transaction ends.
+	Bulk() (Bulk, error)
+}
+
+// Bulk writes many rows in one transaction.
+type Bulk interface {
+	// Unit stores u, whose id is set, at sequence number seq.
+	Unit(seq int64, u model.Unit) error
+	// Conflict stores c, whose id is set, at seq, at the version c
+	// carries.
+	Conflict(seq int64, c model.Conflict) error
+	// Decision writes c's decided state and version over the stored
+	// conflict's; ErrNotFound if there is none.
+	Decision(c model.Conflict) error
+	Ballot(v model.Ballot) error
+	Notification(n model.Notification) error
+	Event(e model.Event) error
+	Close() error
+}
+
+// Standing is what an import needs to know of a unit already in the
+// field.
+type Standing struct {
+	Mode    model.Mode
+	Status  model.UnitStatus
+	AgentID string
+}
+
+// Options tune how a field is opened.
+type Options struct {
+	// ReadOnly opens the field without writing to it.
+	ReadOnly bool
+	// ReadOnlyWhy and ReadOnlyHint, when set, are what a refused write
+	// says of why the field is read-only and what to do, instead of
+	// naming --read-only.
+	ReadOnlyWhy, ReadOnlyHint string
+	// BusyTimeout is how long a write waits for another writer.
+	BusyTimeout time.Duration
+}
+
+// DefaultBusyTimeout is used when Options.BusyTimeout is zero.
+const DefaultBusyTimeout = 5 * time.Second
+
+// ErrNotFound is returned by lookups of a single row that is not there.
+var ErrNotFound = errors.New("not found")
+
+// ErrStale is returned by UpdateConflict when the conflict is no longer at
+// the version the caller read.
+var ErrStale = errors.New("the conflict changed since it was read")
+
+// IsStale reports whether err is UpdateConflict's stale-version refusal.
+func IsStale(err error) bool { return errors.Is(err, ErrStale) }
+
+// OpenError is a field that cannot be opened: one clear sentence.
+type OpenError struct {
+	Name   string
+	Reason string
+	Err    error
+}
+
+func (e *OpenError) Error() string { return fmt.Sprintf("%s: %s", e.Name, e.Reason) }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// ReadOnlyError is what a write to a field open read-only returns: why it
+// is read-only (the engine's reason, the caller's, or --read-only), and
+// what to do.
+func ReadOnlyError(opt Options, engineReason string) error {
+	hint, why := "open the field without --read-only", "it was opened with --read-only"
+	if opt.ReadOnlyWhy != "" {
+		hint, why = opt.ReadOnlyHint, opt.ReadOnlyWhy
+	}
+	if engineReason != "" {
+		hint, why = "copy the field to writable storage, or fix its permissions", engineReason
+	}
+	return model.Errorf("WRITE", model.CodeReadOnly, hint, "the field is read-only (%s); nothing was written", why)
+}
