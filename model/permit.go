@@ -26,6 +26,9 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 	if !s.Valid() {
 		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
 	}
+	if why, ok := p.Refused[s]; ok {
+		return Errorf(op, CodeUnsupportedOperation, "choose another strategy", "%s is not offered here: %s", s, why)
+	}
 	if !p.Allows(s) {
 		hint := "choose a strategy of level " + fmt.Sprint(p.Level) + " or below"
 		if p.Level < 2 {

@@ -156,3 +156,16 @@ func TestPolicyAllowsAndVoters(t *testing.T) {
 		t.Error("without roles any agent of enough authority votes")
 	}
 }
+
+func TestAStrategyTheFieldRefusesIsRefusedWithWhy(t *testing.T) {
+	p := DefaultPolicy()
+	p.Refused = map[Strategy]string{Synthesis: "a new memory needs an embedding"}
+	d := ConflictDetail{Conflict: Conflict{ID: "c1", Type: ConflictFactual, Status: StatusEscalated}, Policy: p}
+	err := Permit(operator, d, Synthesis)
+	if err == nil || err.Code != CodeUnsupportedOperation || err.Message != "synthesis is not offered here: a new memory needs an embedding" {
+		t.Errorf("refused strategy: %v", err)
+	}
+	if err := Permit(operator, d, Dismiss); err != nil {
+		t.Errorf("another strategy: %v", err)
+	}
+}

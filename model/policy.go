@@ -54,6 +54,10 @@ type Policy struct {
 	// VoteMinBallots is how many ballots a vote at its deadline needs for
 	// its majority to prevail; with fewer, its fallback executes.
 	VoteMinBallots int `json:"vote_min_ballots"`
+	// Refused lists strategies this field cannot carry out, each with
+	// why; an arbiter field refuses none, another program's memory file
+	// (through an adapter) may refuse several.
+	Refused map[Strategy]string `json:"refused,omitempty"`
 }
 
 // DefaultPolicy is what `arbiter init` writes unless told otherwise.

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"arbiter/internal/decisions"
@@ -162,11 +163,27 @@ func (s *Service) recordOffline(callerID string, seen int64, req model.MergeRequ
 }
 
 // OfflineDecided lists the conflicts the decisions file already decides
-// (empty when decisions go to the field): each with its messages, in file
-// order, so that a screen can mark them.
-func (s *Service) OfflineDecided() (map[string][]decisions.Message, error) {
+// (none when decisions go to the field), each with a few words on how
+// ("dismiss by ops-maya"), so that a screen can mark them.
+func (s *Service) OfflineDecided() (map[string]string, error) {
+	out := map[string]string{}
 	if !s.offline() {
-		return map[string][]decisions.Message{}, nil
+		return out, nil
 	}
-	return decisions.Decided(s.decisionsOut)
+	decided, err := decisions.Decided(s.decisionsOut)
+	if err != nil {
+		return nil, err
+	}
+	for id, msgs := range decided {
+		var parts []string
+		for _, m := range msgs {
+			what := string(m.Request.Strategy)
+			if b, ok := m.Request.Ballot(); ok {
+				what = "a vote for " + b.Choice
+			}
+			parts = append(parts, what+" by "+m.Envelope.AgentID)
+		}
+		out[id] = strings.Join(parts, "; ")
+	}
+	return out, nil
 }

@@ -50,7 +50,7 @@ const (
 
 // Model is the root of the screen.
 type Model struct {
-	svc    *review.Service
+	svc    review.Desk
 	opt    Options
 	keys   keymap.Map
 	styles Styles
@@ -78,7 +78,7 @@ type Model struct {
 }
 
 // New builds the screen over svc.
-func New(svc *review.Service, opt Options) *Model {
+func New(svc review.Desk, opt Options) *Model {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}

@@ -53,7 +53,7 @@ const watchEvery = time.Second
 // loadQueue reads one page of the queue and the counts.
 // seq numbers the request so that an answer overtaken by a later one
 // (typing a filter sends one per key) is dropped.
-func loadQueue(svc *review.Service, q model.ListQuery, seq int) tea.Cmd {
+func loadQueue(svc review.Desk, q model.ListQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		version, err := svc.Changed(ctx)
@@ -70,7 +70,7 @@ func loadQueue(svc *review.Service, q model.ListQuery, seq int) tea.Cmd {
 }
 
 // loadDetail reads one conflict with both units.
-func loadDetail(svc *review.Service, id string) tea.Cmd {
+func loadDetail(svc review.Desk, id string) tea.Cmd {
 	return func() tea.Msg {
 		d, err := svc.Detail(context.Background(), id)
 		return detailLoadedMsg{id: id, detail: d, err: err}
@@ -96,7 +96,7 @@ func renderRest(md *markdown, k mdKey, rest *formatJob) tea.Cmd {
 }
 
 // watch waits a moment, then asks the field whether anyone wrote to it.
-func watch(svc *review.Service) tea.Cmd {
+func watch(svc review.Desk) tea.Cmd {
 	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
 		v, err := svc.Changed(context.Background())
 		if err != nil {
@@ -107,7 +107,7 @@ func watch(svc *review.Service) tea.Cmd {
 }
 
 // submitMerge writes a decision.
-func submitMerge(svc *review.Service, as string, req model.MergeRequest) tea.Cmd {
+func submitMerge(svc review.Desk, as string, req model.MergeRequest) tea.Cmd {
 	return func() tea.Msg {
 		resp, err := svc.Merge(context.Background(), as, req)
 		return answerMsg[model.MergeResponse]{conflictID: req.ConflictID, resp: resp, err: err}
@@ -115,7 +115,7 @@ func submitMerge(svc *review.Service, as string, req model.MergeRequest) tea.Cmd
 }
 
 // submitVote casts a ballot.
-func submitVote(svc *review.Service, as string, req model.VoteRequest) tea.Cmd {
+func submitVote(svc review.Desk, as string, req model.VoteRequest) tea.Cmd {
 	return func() tea.Msg {
 		resp, err := svc.Vote(context.Background(), as, req)
 		return answerMsg[model.VoteResponse]{conflictID: req.ConflictID, resp: resp, err: err}
