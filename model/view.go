@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // ConflictSummary is one row of a conflict list: the conflict and who is
 // on each side, and for a vote its tally.
 type ConflictSummary struct {
@@ -30,6 +32,34 @@ type ListQuery struct {
 	Search string
 	Limit  int
 	Offset int
+	// For orders the review queue for one person, when set: first what
+	// is their turn (TurnOf) and routed to them, then what is their
+	// turn and running out of time, then the rest of their turn, then
+	// everyone else's, running out of time first; oldest first within
+	// each.
+	For *Viewer
+	// Mine keeps only what is For's turn.
+	Mine bool
+}
+
+// Viewer is the person a queue is ordered for: what the store needs to
+// know to tell, row by row, whether it is their turn.
+type Viewer struct {
+	ID string
+	// Operator: a human operator (decides escalations).
+	Operator bool
+	// Voter: the policy lets them vote.
+	Voter bool
+	// OwnersDecide, Recusal and Override are the policy's.
+	OwnersDecide, Recusal, Override bool
+	// Now is the time urgency is measured at.
+	Now time.Time
+}
+
+// ViewerOf is a for the policy p at now.
+func ViewerOf(p Policy, a Agent, now time.Time) *Viewer {
+	return &Viewer{ID: a.ID, Operator: a.IsHumanOperator() && p.Level >= 2, Voter: p.Allows(Vote) && p.MayVote(a),
+		OwnersDecide: p.OwnersDecide, Recusal: p.Recusal, Override: p.OperatorOverride, Now: now}
 }
 
 // ReviewStatuses are the statuses that wait for people.

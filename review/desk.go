@@ -36,6 +36,8 @@ type Desk interface {
 	Detail(ctx context.Context, id string) (model.ConflictDetail, error)
 	Unit(ctx context.Context, id string) (model.UnitDetail, error)
 
+	// CheckMerge says whether Merge would take req now, writing nothing.
+	CheckMerge(ctx context.Context, callerID string, req model.MergeRequest) error
 	Merge(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error)
 	Vote(ctx context.Context, callerID string, req model.VoteRequest) (model.VoteResponse, error)
 	Reopen(ctx context.Context, callerID string, req model.ReopenRequest) (model.ReopenResponse, error)

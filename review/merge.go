@@ -30,6 +30,19 @@ func (s *Service) Merge(ctx context.Context, callerID string, req model.MergeReq
 	return resp, err
 }
 
+// CheckMerge applies every rule of MERGE to req as the field stands,
+// writing nothing: nil when the field would take it now, else the refusal
+// Merge would return. A screen runs it as a person fills in a decision.
+func (s *Service) CheckMerge(ctx context.Context, callerID string, req model.MergeRequest) error {
+	if err := validateMerge(req); err != nil {
+		return err
+	}
+	return s.st.Read(ctx, func(tx store.Tx) error {
+		_, _, err := s.checkMerge(tx, callerID, req)
+		return err
+	})
+}
+
 // merge checks a MERGE as checkMerge does and carries it out in tx.
 // messageID, when not empty, is the id of the offline message the decision
 // comes from; the MERGE event keeps it (see ApplyDecision).

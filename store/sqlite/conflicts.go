@@ -328,6 +328,30 @@ func listConflictsSQL(q model.ListQuery) (query string, args []any, packed bool)
 		args = append(args, q.Limit, q.Offset)
 		where = nil
 	}
+	if review && q.For != nil {
+		// Ordered for one person: compute whose turn each row is in a
+		// subquery, then order by it (a sort of the open conflicts,
+		// read from the index alone).
+		turn, targs := turnSQL(*q.For)
+		inner := `SELECT ` + cols + ` AS packed, ` + turn + ` AS turn, owner, remind_at, type, epoch, seq FROM ` + from
+		if len(where) > 0 {
+			inner += ` WHERE ` + strings.Join(where, ` AND `)
+		}
+		args = append(targs, args...)
+		query = `SELECT packed FROM (` + inner + `)`
+		if q.Mine {
+			query += ` WHERE turn = 1`
+		}
+		now := fmtTime(q.For.Now)
+		query += ` ORDER BY CASE WHEN turn = 1 AND owner = ? THEN 0 WHEN turn = 1 AND remind_at <= ? THEN 1
+			WHEN turn = 1 THEN 2 WHEN remind_at <= ? THEN 3 ELSE 4 END, ` + strings.TrimPrefix(order, ` ORDER BY `)
+		args = append(args, q.For.ID, now, now)
+		if q.Limit > 0 {
+			query += ` LIMIT ? OFFSET ?`
+			args = append(args, q.Limit, q.Offset)
+		}
+		return query, args, review
+	}
 	query = `SELECT ` + cols + ` FROM ` + from
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
@@ -338,6 +362,20 @@ func listConflictsSQL(q model.ListQuery) (query string, args []any, packed bool)
 		args = append(args, q.Limit, q.Offset)
 	}
 	return query, args, review
+}
+
+// turnSQL is 1 for a queue row that is v's turn to act on, else 0 — what
+// model.TurnOf says of it, in SQL — and its arguments.
+func turnSQL(v model.Viewer) (string, []any) {
+	recused := `(? AND (agent_a = ? OR agent_b = ?))`
+	expr := `(CASE
+		WHEN status = 'escalated' AND (? OR (? AND owner = ?)) AND NOT ` + recused + ` THEN 1
+		WHEN status = 'pending_vote' AND NOT ` + recused + ` AND ((? AND NOT EXISTS
+			(SELECT 1 FROM votes v WHERE v.conflict_id = id AND v.voter_id = ?)) OR (? AND ?)) THEN 1
+		ELSE 0 END)`
+	args := []any{v.Operator, v.OwnersDecide, v.ID, v.Recusal, v.ID, v.ID,
+		v.Recusal, v.ID, v.ID, v.Voter, v.ID, v.Override, v.Operator}
+	return expr, args
 }
 
 // searchWord is the condition a conflict meets when it matches one word

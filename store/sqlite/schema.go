@@ -285,7 +285,7 @@ CREATE INDEX conflicts_remind ON conflicts (remind_at) WHERE remind_at IS NOT NU
 CREATE INDEX conflicts_rework_of ON conflicts (rework_of) WHERE rework_of IS NOT NULL;
 
 DROP INDEX conflicts_review;
-CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, owner, deadline, remind_at, agent_a, agent_b, (` + queueRow + `))
+CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, id, owner, deadline, remind_at, agent_a, agent_b, (` + queueRow + `))
 	WHERE status IN ('escalated', 'pending_vote');
 `,
 }
