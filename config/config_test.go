@@ -230,17 +230,18 @@ func TestRebindingsLoadWhateverTheSpellingOfTheirNames(t *testing.T) {
 	cfg, err := loadKeys(t, `
   back: [ctrl+b]
   decide: [e]
-  PageDown: [pgdown, ctrl+d]
-  open: [space]
-  all-statuses: "A"
+  PageDown: [pgdown, ctrl+d, space]
+  mark: [x]
+  open: [o]
+  all-statuses: "Z"
 `)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
 	for name, got := range map[string][]string{"back": cfg.Keys.Back.Keys(), "decide": cfg.Keys.Decide.Keys(),
 		"page_down": cfg.Keys.PageDown.Keys(), "open": cfg.Keys.Open.Keys(), "all_statuses": cfg.Keys.AllStatuses.Keys()} {
-		want := map[string][]string{"back": {"ctrl+b"}, "decide": {"e"}, "page_down": {"pgdown", "ctrl+d"},
-			"open": {"space"}, "all_statuses": {"A"}}[name]
+		want := map[string][]string{"back": {"ctrl+b"}, "decide": {"e"}, "page_down": {"pgdown", "ctrl+d", "space"},
+			"open": {"o"}, "all_statuses": {"Z"}}[name]
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s keys = %v, want %v", name, got, want)
 		}
@@ -272,9 +273,9 @@ func TestUnknownBindingNameIsAnErrorListingTheNames(t *testing.T) {
 func TestKeySharedByTwoBindingsOfOneScreenIsAnError(t *testing.T) {
 	_, err := loadKeys(t, "  open: [space]\n")
 	if err == nil {
-		t.Fatal("open on space loaded, though page down holds space on the queue")
+		t.Fatal("open on space loaded, though mark holds space on the queue")
 	}
-	for _, want := range []string{`"space"`, "open", "page_down", "the queue"} {
+	for _, want := range []string{`"space"`, "open", "mark", "the queue"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %q, want it to name %s", err, want)
 		}

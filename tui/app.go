@@ -37,6 +37,9 @@ type Options struct {
 	Keys keymap.Map
 	// Now tells the time; tests fix it. Defaults to time.Now.
 	Now func() time.Time
+	// UndoWindow is how long a decision made on the screen waits before
+	// it is written; 0 means undoWindow (5 s).
+	UndoWindow time.Duration
 }
 
 type screen int
@@ -61,7 +64,19 @@ type Model struct {
 	me       model.Agent
 	meErr    error
 	agents   []model.Agent
+	policy   model.Policy
 	readOnly string
+
+	// Quick decisions, their undo window and what they wrote.
+	prompt      *prompt
+	pending     *pending
+	pendingID   int
+	recent      []string         // rationales used, most recent first
+	marks       map[string]bool  // marked rows, by conflict id
+	written     map[string]int64 // the version each of our own writes left
+	batchReport string           // how the last batch went
+	lastClick   click
+	quitting    bool // quit once the decision being written is
 
 	width, height int
 	screen        screen
@@ -89,7 +104,8 @@ func New(svc review.Desk, opt Options) *Model {
 	md := newMarkdown()
 	md.rawKey = keyOf(k.Raw)
 	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: md,
-		cache: map[mdKey]formatted{}, queue: newQueue(), drafts: map[string]*decideForm{}}
+		cache: map[mdKey]formatted{}, queue: newQueue(), drafts: map[string]*decideForm{},
+		marks: map[string]bool{}, written: map[string]int64{}}
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
 		m.readOnly = why
@@ -100,13 +116,17 @@ func New(svc review.Desk, opt Options) *Model {
 type identityMsg struct {
 	me     model.Agent
 	agents []model.Agent
+	policy model.Policy
 	err    error
 }
 
 // Init loads who the caller is and the queue, and starts watching the
 // field for writers.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadQueue(m.queue.query(firstPage)), m.loadIdentity(), watch(m.svc)}
+	cmds := []tea.Cmd{m.loadIdentity(), watch(m.svc)}
+	if m.opt.As == "" {
+		cmds = append(cmds, m.loadQueue(firstPage)) // else once the person is known
+	}
 	if m.opt.Theme == "" || m.opt.Theme == "auto" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -121,18 +141,28 @@ func (m *Model) loadIdentity() tea.Cmd {
 		if err != nil {
 			return identityMsg{err: err}
 		}
+		p, err := svc.Policy(ctx)
+		if err != nil {
+			return identityMsg{err: err}
+		}
 		me, err := svc.Agent(ctx, as)
-		return identityMsg{me: me, agents: agents, err: err}
+		return identityMsg{me: me, agents: agents, policy: p, err: err}
 	}
 }
 
 func (m *Model) reloadQueue() tea.Cmd {
-	return m.loadQueue(m.queue.query(m.queueLimit()))
+	return m.loadQueue(m.queueLimit())
 }
 
-func (m *Model) loadQueue(q model.ListQuery) tea.Cmd {
+// loadQueue reads the queue's first limit rows, ordered for the person
+// at the screen once they are known.
+func (m *Model) loadQueue(limit int) tea.Cmd {
 	m.queueSeq++
-	return loadQueue(m.svc, q, m.queueSeq)
+	q := m.queue.query(limit)
+	if m.me.ID != "" {
+		q.For, q.Mine = model.ViewerOf(m.policy, m.me, m.opt.Now()), m.queue.mineOnly
+	}
+	return loadQueue(m.svc, q, m.queueSeq, m.me.ID)
 }
 
 func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
@@ -177,26 +207,39 @@ func (m *Model) render() string {
 	if footer == "" {
 		footer = m.footerView()
 	}
+	if m.prompt != nil {
+		footer = m.promptView()
+	}
 	bodyH := m.bodyHeight()
 	var body string
 	switch {
 	case m.fullHelp:
 		body = m.helpView()
 	case m.screen == screenQueue:
-		body = m.queue.view(m.styles, m.keys, m.width, bodyH, m.opt.Now())
+		body = m.queue.view(m.styles, m.keys, m.marks, m.isPending, m.width, bodyH, m.opt.Now())
 	case m.screen == screenConflict:
 		body = m.conflict.view(m.styles, m.keys)
 	case m.screen == screenDecide:
-		body = m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width)
+		pending := ""
+		if m.pending != nil {
+			pending = m.pendingLine()
+		}
+		text, focus := m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width, pending)
+		body = window(text, focus, bodyH)
 	case m.screen == screenVote:
-		body = m.vote.view(m.styles, m.keys)
+		pending := ""
+		if m.pending != nil {
+			pending = m.pendingLine()
+		}
+		body = m.vote.view(m.styles, m.keys, m.agents, m.width, pending)
 	}
 	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
 }
 
-// bodyHeight is the height between the header and the footer.
+// bodyHeight is the height between the header and the footer (or the
+// quick decision's prompt, which may take more than one line).
 func (m *Model) bodyHeight() int {
-	return max(1, m.height-2)
+	return max(1, m.height-1-max(1, m.promptHeight()))
 }
 
 func (m *Model) headerView() string {
@@ -219,8 +262,11 @@ func (m *Model) headerView() string {
 
 func (m *Model) footerView() string {
 	line := m.help.ShortHelpView(m.shortHelpKeys())
-	if m.flash != "" {
+	switch {
+	case m.flash != "":
 		line = m.styles.Warn.Render(safetext.Line(m.flash))
+	case m.pending != nil:
+		line = m.pendingLine()
 	}
 	return ansi.Truncate(line, m.width, "…")
 }
@@ -244,6 +290,17 @@ func plainError(err error) string {
 		return safetext.Line(s)
 	}
 	return safetext.Line(err.Error())
+}
+
+// window shows h lines of s around line focus (a third of the way down),
+// when s is taller than h.
+func window(s string, focus, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= h {
+		return s
+	}
+	start := max(0, min(focus-h/3, len(lines)-h))
+	return strings.Join(lines[start:start+h], "\n")
 }
 
 // fitHeight cuts s to h lines, or pads it with empty ones.

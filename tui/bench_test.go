@@ -152,7 +152,7 @@ func navModel(b *testing.B, n int) *Model {
 		m.Update(msg)
 	}
 	// The rest of the queue, as paging through it would load it.
-	load := m.loadQueue(m.queue.query(n))
+	load := m.loadQueue(n)
 	m.Update(load())
 	if len(m.queue.rows) != n {
 		b.Fatalf("the queue has %d rows, want %d", len(m.queue.rows), n)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"arbiter/internal/keymap"
@@ -106,7 +107,7 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]formatted) {
 	a, b := v.detail.A.Unit.Content, v.detail.B.Unit.Content
 	switch {
 	case v.history:
-		v.show(0, historyText(st, v.detail), true)
+		v.show(0, historyText(st, v.detail, v.raw), true)
 		v.show(1, notificationsText(st, v.detail), true)
 	case v.diff:
 		ta, _ := safetext.Truncate(safetext.Block(a), maxRenderBytes)
@@ -179,7 +180,7 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	case key.Matches(msg, k.Back):
@@ -213,7 +214,9 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		v.diff, v.raw, v.history = !v.diff, false, false
 		m.fillPanes()
 	case key.Matches(msg, k.Raw):
-		v.raw, v.diff, v.history = !v.raw, false, false
+		// In the history, raw shows the events' JSON; elsewhere the
+		// units' text as written.
+		v.raw, v.diff = !v.raw, false
 		m.fillPanes()
 	case key.Matches(msg, k.History):
 		v.history, v.diff, v.raw = !v.history, false, false
@@ -222,8 +225,55 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startDecide()
 	case key.Matches(msg, k.Vote):
 		return m.startVote()
+	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
+		if why := m.notYours(); why != "" {
+			return m.say(why)
+		}
+		return m.quick(quickKindOf(msg, k), []string{v.id})
+	case key.Matches(msg, k.Reopen):
+		return m.startReopen()
+	case key.Matches(msg, k.Undo):
+		return m.undo()
 	}
 	return nil
+}
+
+// summaryOf is a conflict's detail as a queue row, for model.TurnOf.
+func summaryOf(d model.ConflictDetail) model.ConflictSummary {
+	return model.ConflictSummary{Conflict: d.Conflict, AgentA: d.A.Unit.Source.AgentID, AgentB: d.B.Unit.Source.AgentID}
+}
+
+// turn is what the person at the screen can do about the conflict on
+// screen.
+func (m *Model) turn() model.Turn {
+	d := m.conflict.detail
+	voted := slices.ContainsFunc(d.Ballots, func(b model.Ballot) bool { return b.VoterID == m.me.ID })
+	return model.TurnOf(m.policy, m.me, summaryOf(d), voted)
+}
+
+// notYours says why deciding the conflict on screen is not the person's
+// to do, naming what they can do or who can ("" when it is theirs).
+func (m *Model) notYours() string {
+	v := &m.conflict
+	if why := m.canDecide(); why != "" {
+		return "Deciding is disabled: " + why + "."
+	}
+	if !v.loaded {
+		return "Reading " + v.id + "…"
+	}
+	c := v.detail.Conflict
+	switch t := m.turn(); {
+	case t == model.TurnDecide:
+		return ""
+	case c.Status == model.StatusResolved && m.me.IsHumanOperator():
+		return c.ID + " is already resolved; press " + keyOf(m.keys.Reopen) + " to reopen it."
+	case c.Status == model.StatusResolved:
+		return c.ID + " is already resolved."
+	case t == model.TurnVote:
+		return c.ID + " is put to a vote: press " + keyOf(m.keys.Vote) + " to vote."
+	}
+	who := model.WhoActs(v.detail.Policy, m.agents, summaryOf(v.detail))
+	return fmt.Sprintf("%s is %s: %s decides it, not you.", c.ID, strings.ReplaceAll(string(c.Status), "_", " "), who)
 }
 
 // conflictWheel scrolls the pane under the mouse, or both.
@@ -254,15 +304,17 @@ func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
 		return nil
 	}
 	before := v.detail.Conflict
-	if v.loaded && before.Version != msg.detail.Conflict.Version {
+	now := msg.detail.Conflict.Version
+	if v.loaded && before.Version != now && m.written[v.id] != now {
 		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
-		if f := m.drafts[v.id]; f != nil && f.result == nil {
+		if f := m.drafts[v.id]; f != nil && f.result == nil && !f.busy {
 			v.notice += " What you typed is kept; deciding on the old state will be refused."
+			f.changed = v.notice
 		}
 	}
 	v.detail, v.loaded, v.err = msg.detail, true, nil
-	if m.vote != nil && m.vote.result == nil {
-		m.vote.detail.Ballots, m.vote.detail.Conflict = msg.detail.Ballots, msg.detail.Conflict
+	if f := m.vote; f != nil && f.result == nil && f.detail.Conflict.ID == msg.id {
+		f.detail = msg.detail
 	}
 	return m.layout()
 }
@@ -277,10 +329,26 @@ func describeConflict(c model.Conflict) string {
 	return "is now " + string(c.Status)
 }
 
-// conflictHelp is the footer of a conflict.
+// conflictHelp is the footer of a conflict: the actions that work for
+// this person on this conflict, then the view's own keys.
 func (m *Model) conflictHelp() []key.Binding {
 	k := m.keys
-	return []key.Binding{m.decisionKey(k.Decide), m.decisionKey(k.Vote), k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help}
+	var out []key.Binding
+	v := m.conflict
+	switch {
+	case m.canDecide() != "":
+		out = append(out, m.decisionKey(k.Decide))
+	case !v.loaded:
+	case v.detail.Conflict.Status == model.StatusResolved:
+		if m.me.IsHumanOperator() {
+			out = append(out, k.Reopen)
+		}
+	case m.turn() == model.TurnDecide:
+		out = append(out, k.Decide, k.KeepA, k.KeepB, k.Dismiss)
+	case m.turn() == model.TurnVote:
+		out = append(out, k.Vote)
+	}
+	return append(out, k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help)
 }
 
 func (v conflictView) view(st Styles, k keymap.Map) string {

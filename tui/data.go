@@ -18,6 +18,10 @@ type (
 		rows    []model.ConflictSummary
 		counts  map[model.ConflictStatus]int
 		version int64
+		// voted are the pending votes the person at the screen voted
+		// on; decided, the conflicts the decisions file decides.
+		voted   map[string]bool
+		decided map[string]string
 		err     error
 	}
 	detailLoadedMsg struct {
@@ -53,19 +57,24 @@ const watchEvery = time.Second
 // loadQueue reads one page of the queue and the counts.
 // seq numbers the request so that an answer overtaken by a later one
 // (typing a filter sends one per key) is dropped.
-func loadQueue(svc review.Desk, q model.ListQuery, seq int) tea.Cmd {
+func loadQueue(svc review.Desk, q model.ListQuery, seq int, as string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
-		version, err := svc.Changed(ctx)
-		if err != nil {
-			return queueLoadedMsg{seq: seq, limit: q.Limit, err: err}
+		msg := queueLoadedMsg{seq: seq, limit: q.Limit}
+		msg.version, msg.err = svc.Changed(ctx)
+		if msg.err == nil {
+			msg.rows, msg.err = svc.List(ctx, q)
 		}
-		rows, err := svc.List(ctx, q)
-		if err != nil {
-			return queueLoadedMsg{seq: seq, limit: q.Limit, err: err}
+		if msg.err == nil {
+			msg.counts, msg.err = svc.Counts(ctx)
 		}
-		counts, err := svc.Counts(ctx)
-		return queueLoadedMsg{seq: seq, limit: q.Limit, rows: rows, counts: counts, version: version, err: err}
+		if msg.err == nil && as != "" {
+			msg.voted, msg.err = svc.VotedOn(ctx, as)
+		}
+		if msg.err == nil {
+			msg.decided, msg.err = svc.OfflineDecided()
+		}
+		return msg
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,6 +28,18 @@ type decideForm struct {
 	synthesis textarea.Model
 	focus     field
 	preview   string // rendered synthesis, when previewing
+	// check is the field's verdict on the decision as it stands (MERGE's
+	// dry run), "" when it would take it; checked is the request it was
+	// run on.
+	check   string
+	checked string
+	// changed says the conflict moved while the form was open.
+	changed string
+}
+
+// checkedMsg is a dry run's verdict on a form's decision.
+type checkedMsg struct {
+	id, key, refusal string
 }
 
 type previewMsg struct{ id, out string }
@@ -56,17 +69,8 @@ func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.M
 // what was typed before if it was left unwritten.
 func (m *Model) startDecide() tea.Cmd {
 	v := &m.conflict
-	if why := m.canDecide(); why != "" {
-		return m.say("Deciding is disabled: " + why + ".")
-	}
-	if !v.loaded {
-		return nil
-	}
-	if v.detail.Conflict.Status == model.StatusPendingVote {
-		return m.say(v.id + " is put to a vote: press " + keyOf(m.keys.Vote) + " to vote.")
-	}
-	if v.detail.Conflict.Status == model.StatusResolved {
-		return m.say(v.id + " is already resolved.")
+	if why := m.notYours(); why != "" {
+		return m.say(why)
 	}
 	f := m.drafts[v.id]
 	if f == nil || f.result != nil {
@@ -77,7 +81,34 @@ func (m *Model) startDecide() tea.Cmd {
 	}
 	m.screen = screenDecide
 	f.layout(m.width, m.bodyHeight())
-	return nil
+	return m.checkDraft(f)
+}
+
+// checkDraft runs MERGE's dry run on the form's decision as it stands,
+// unless it ran on the same decision already: the form shows a refusal
+// before anything is confirmed.
+func (m *Model) checkDraft(f *decideForm) tea.Cmd {
+	req, problem := f.request()
+	if problem != "" && req.Strategy == "" {
+		return nil // the strategy is refused: the form says why already
+	}
+	req.Resolution.Rationale = "—" // any: the rules check it is there
+	if req.Strategy == model.Synthesis && req.Resolution.Synthesis == nil {
+		req.Resolution.Synthesis = model.Ptr("—")
+	}
+	key := fmt.Sprintf("%s|%s|%v|%d", req.Strategy, f.winner, req.Resolution.WinnerID != nil, req.ExpectedVersion)
+	if key == f.checked {
+		return nil
+	}
+	f.checked = key
+	svc, as, id := m.svc, m.opt.As, f.detail.Conflict.ID
+	return func() tea.Msg {
+		refusal := ""
+		if err := svc.CheckMerge(context.Background(), as, req); err != nil {
+			refusal = plainError(err)
+		}
+		return checkedMsg{id: id, key: key, refusal: refusal}
+	}
 }
 
 // refresh moves a kept draft onto the conflict's new state, keeping what
@@ -143,21 +174,27 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 	}
 	req := model.MergeRequest{ConflictID: f.detail.Conflict.ID, Strategy: s, ExpectedVersion: f.detail.Conflict.Version,
 		Resolution: model.MergeResolution{Rationale: strings.TrimSpace(f.rationale.Value())}}
-	if req.Resolution.Rationale == "" {
-		return req, "Write a rationale first: it is required."
-	}
+	var problems []string
 	if s.NeedsWinner() || (s == model.LastWriteWins && f.winner != "") {
 		if f.winner == "" {
-			return req, "Pick the winner: A or B."
+			problems = append(problems, "Pick the winner: A or B.")
+		} else {
+			req.Resolution.WinnerID = model.Ptr(f.winner)
 		}
-		req.Resolution.WinnerID = model.Ptr(f.winner)
+	}
+	if req.Resolution.Rationale == "" {
+		problems = append(problems, "Write a rationale first: it is required.")
 	}
 	if s == model.Synthesis {
 		text := strings.TrimSpace(f.synthesis.Value())
 		if text == "" {
-			return req, "Write the synthesis text first."
+			problems = append(problems, "Write the synthesis text first.")
+		} else {
+			req.Resolution.Synthesis = &text
 		}
-		req.Resolution.Synthesis = &text
+	}
+	if len(problems) > 0 {
+		return req, problems[0]
 	}
 	return req, ""
 }
@@ -165,15 +202,21 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := m.drafts[m.conflict.id]
 	k := m.keys
+	if f.busy && key.Matches(msg, k.Undo) {
+		return m.undo()
+	}
 	switch f.key(msg, k, k.Back, k.Open, k.Quit) {
 	case stepNone:
 		return nil
 	case stepSend:
 		req, _ := f.request()
-		return submitMerge(m.svc, m.opt.As, req)
+		cmd := m.hold(req.ConflictID+": "+string(req.Strategy), []model.MergeRequest{req})
+		m.pending.form = req.ConflictID
+		return cmd
 	case stepLeave:
 		m.screen = screenQueue
 		delete(m.drafts, m.conflict.id)
+		m.queue.skipTo(m.queueRows(), m.isPending)
 		return m.reloadQueue()
 	}
 	synthesis := f.strategy() == model.Synthesis
@@ -187,6 +230,9 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Submit):
 		_, problem := f.request()
+		if problem == "" && f.check != "" {
+			problem = f.check
+		}
 		f.submit(problem)
 		return nil
 	case key.Matches(msg, k.Next):
@@ -215,10 +261,12 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.sel = min(len(f.choices)-1, f.sel+1)
 		}
 		f.pickDefaultWinner()
+		return m.checkDraft(f)
 	case fieldWinner:
 		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
 			f.winner = id
 		}
+		return m.checkDraft(f)
 	case fieldRationale:
 		f.rationale, cmd = f.rationale.Update(msg)
 	case fieldSynthesis:
@@ -232,7 +280,12 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) decideHelp() []key.Binding {
 	k := m.keys
 	f := m.drafts[m.conflict.id]
-	if f != nil && f.confirming {
+	switch {
+	case f != nil && f.result != nil:
+		return []key.Binding{k.Back}
+	case f != nil && f.busy:
+		return []key.Binding{k.Undo}
+	case f != nil && f.confirming:
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
 	b := []key.Binding{k.Next, k.Submit, k.Back}
@@ -242,20 +295,35 @@ func (m *Model) decideHelp() []key.Binding {
 	return b
 }
 
-func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int) string {
+// view draws the form, and says on which of its lines the field that has
+// the keyboard starts, so that a short screen can show that part.
+func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) (string, int) {
 	var b strings.Builder
+	focusAt := 0
+	mark := func(fl field) {
+		if f.focus == fl {
+			focusAt = strings.Count(b.String(), "\n")
+		}
+	}
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Decide "+safetext.Line(c.ID)) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
-	if f.result != nil {
+	if f.changed != "" && f.result == nil {
+		b.WriteString(strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(f.changed)), w), "\n") + "\n\n")
+	}
+	switch {
+	case f.result != nil:
 		b.WriteString(resultView(st, *f.result))
 		b.WriteString("\n\n" + leaveHint(st, k, "the queue"))
-		return b.String()
+		return b.String(), 0
+	case f.busy && pending != "":
+		b.WriteString(pending)
+		return b.String(), 0
+	case f.confirming:
+		b.WriteString(f.confirmView(st, k, agents, w))
+		return b.String(), 0
 	}
-	if f.confirming {
-		b.WriteString(f.confirmView(st, k, agents))
-		return b.String()
-	}
+	mark(fieldStrategy)
 	b.WriteString(fieldLabel(st, f.focus == fieldStrategy, "Strategy") + "\n")
 	for i, ch := range f.choices {
 		line := "  " + string(ch.Strategy)
@@ -270,13 +338,22 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int) 
 		}
 		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
 	}
-	if slices.Contains(f.fields(), fieldWinner) {
-		b.WriteString("\n" + fieldLabel(st, f.focus == fieldWinner, "Winner") + "  " + f.winnerView(st, k) + "\n")
+	if f.check != "" {
+		b.WriteString(strings.Join(wrapLines(st.Error.Render("✗ "+safetext.Line(f.check)), w), "\n") + "\n")
 	}
-	b.WriteString("\n" + fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n")
+	if slices.Contains(f.fields(), fieldWinner) {
+		b.WriteString("\n")
+		mark(fieldWinner)
+		b.WriteString(fieldLabel(st, f.focus == fieldWinner, "Winner") + "  " + f.winnerView(st, k) + "\n")
+	}
+	b.WriteString("\n")
+	mark(fieldRationale)
+	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n")
 	b.WriteString(f.rationale.View() + "\n")
 	if f.strategy() == model.Synthesis {
-		b.WriteString("\n" + fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") +
+		b.WriteString("\n")
+		mark(fieldSynthesis)
+		b.WriteString(fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") +
 			st.Muted.Render("  "+helpOf(k.Editor)+" · "+helpOf(k.Preview)) + "\n")
 		if f.preview != "" {
 			b.WriteString(f.preview + "\n")
@@ -284,16 +361,18 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int) 
 			b.WriteString(f.synthesis.View() + "\n")
 		}
 	}
-	b.WriteString(f.statusView(st))
-	return b.String()
+	b.WriteString(f.statusView(st, w))
+	return b.String(), focusAt
 }
 
-// layout sizes the text boxes for a w × h area.
+// layout sizes the text boxes for a w × h area: the synthesis box takes
+// what the rest leaves, and never fewer than five lines (the form then
+// scrolls to the field being typed).
 func (f *decideForm) layout(w, h int) {
 	f.rationale.SetWidth(min(w, 100))
-	f.rationale.SetHeight(4)
+	f.rationale.SetHeight(3)
 	f.synthesis.SetWidth(min(w, 100))
-	f.synthesis.SetHeight(max(3, h-20-len(f.choices)))
+	f.synthesis.SetHeight(max(5, h-15-len(f.choices)))
 }
 
 func (f *decideForm) winnerView(st Styles, k keymap.Map) string {
@@ -311,7 +390,7 @@ func (f *decideForm) winnerView(st Styles, k keymap.Map) string {
 }
 
 // confirmView tells exactly what will change before anything is written.
-func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent) string {
+func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent, w int) string {
 	fs := model.Foresee(f.detail, agents, f.strategy(), f.winner)
 	c := f.detail.Conflict
 	var b strings.Builder
@@ -329,8 +408,8 @@ func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent) 
 	if f.strategy() == model.Dismiss {
 		b.WriteString("  both units stay active\n")
 	}
-	fmt.Fprintf(&b, "  notified: %s\n", safetext.Line(strings.Join(fs.Notified, ", ")))
-	fmt.Fprintf(&b, "  rationale: %s\n", safetext.Line(strings.TrimSpace(f.rationale.Value())))
+	b.WriteString(strings.Join(wrapLines("  notified: "+safetext.Line(strings.Join(fs.Notified, ", ")), w), "\n") + "\n")
+	b.WriteString(strings.Join(wrapLines("  rationale: "+safetext.Line(strings.TrimSpace(f.rationale.Value())), w), "\n") + "\n")
 	b.WriteString("\n" + confirmPrompt(st, k, "write it"))
 	return b.String()
 }

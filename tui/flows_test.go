@@ -122,7 +122,7 @@ func TestConflictShowsBothUnitsSideBySide(t *testing.T) {
 	f := s.waitFor("A mem-023", "B mem-026", "rules split", "Shadow reconciliation", "The 0.004 % leaves out", "authority 10")
 	golden(t, "conflict", f)
 	s.keys("h")
-	s.waitFor("History", "Notifications", "DETECT")
+	s.waitFor("History", "Notifications", "sre-atlas recorded a contradiction: the conflict opened", "plan-juno escalated it to a person")
 	s.keys("h", "w")
 	s.waitFor("A mem-023", "B mem-026")
 }
@@ -194,15 +194,20 @@ func TestRefusalIsShownPlainlyAndKeepsTheRationale(t *testing.T) {
 	s.waitFor("Decide conflict-008")
 	s.keys("down") // confidence_weighted: the rule picks A
 	s.waitFor("▸ confidence_weighted")
-	s.keys("tab", "b", "tab")
+	s.keys("tab", "b")
+	// The form runs the field's rules as it changes: the refusal shows
+	// before anything is typed or confirmed.
+	s.waitFor("✗ confidence_weighted picks mem-023 (confidence 0.88 against 0.64), not mem-026")
+	s.keys("tab")
 	s.typeText("B measured the right thing.")
 	s.keys("ctrl+s")
-	s.waitFor("Write this decision?")
-	s.keys("y")
-	f := s.waitFor("Not written:", "confidence_weighted picks mem-023")
-	if !strings.Contains(f, "B measured the right thing.") {
-		t.Errorf("the rationale must survive a refusal:\n%s", f)
+	s.settle()
+	f := s.waitFor("B measured the right thing.")
+	if strings.Contains(f, "Write this decision?") {
+		t.Errorf("a decision the field refuses was offered for confirmation:\n%s", f)
 	}
+	s.keys("y") // typed into the rationale, not a confirmation
+	s.waitFor("B measured the right thing.y")
 	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusEscalated {
 		t.Errorf("a refused decision wrote something: %s", d.Conflict.Status)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
@@ -100,11 +101,12 @@ func (m *Model) answered(conflictID string, written bool) tea.Cmd {
 	return tea.Batch(m.reloadQueue(), loadDetail(m.svc, conflictID))
 }
 
-// statusView says what went wrong, or that the form is being written.
-func (s *submission[R]) statusView(st Styles) string {
+// statusView says what went wrong, wrapped to w, or that the form is
+// being written.
+func (s *submission[R]) statusView(st Styles, w int) string {
 	out := ""
 	if s.refusal != "" {
-		out += "\n" + st.Error.Render(safetext.Block(s.refusal)) + "\n"
+		out += "\n" + strings.Join(wrapLines(st.Error.Render(safetext.Block(s.refusal)), w), "\n") + "\n"
 	}
 	if s.busy {
 		out += "\n" + st.Muted.Render("Writing…") + "\n"

@@ -173,7 +173,8 @@ type session struct {
 
 func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(*Options)) *session {
 	t.Helper()
-	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return epoch0.Add(72 * time.Hour) }}
+	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return epoch0.Add(72 * time.Hour) },
+		UndoWindow: 150 * time.Millisecond}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -262,7 +262,7 @@ func TestHugeAndMalformedUnitsKeepTheScreenResponsive(t *testing.T) {
 			p.send(keyMsg("w"))
 			p.until(t, bound, "the word diff", has("A mem-"))
 			p.send(keyMsg("h"))
-			p.until(t, bound, "the history", has("DETECT"))
+			p.until(t, bound, "the history", has("recorded a contradiction"))
 			p.send(keyMsg("h"))
 			p.send(keyMsg("esc"))
 			p.until(t, bound, "the queue", has("▸ "+pair.Conflict))

@@ -227,7 +227,7 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	s.keys("r")
 	step("the raw text", "# Finding red ␛[31mALERT", "[the docs](https://evil.example/?red ␛[31mALERT")
 	s.keys("h")
-	step("the history", "History", "Notifications", "DETECT", "MERGE")
+	step("the history", "History", "Notifications", "recorded a contradiction", "escalated it to a person")
 	s.keys("h", "tab", "pgdown", "G", "g")
 	step("back to the units", "Finding red ␛[31mALERT")
 
@@ -252,7 +252,7 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	step("the vote confirmation", "Cast this vote?")
 	s.keys("y")
 	step("the vote result", "Your vote is counted.", "The vote is closed")
-	s.keys("esc", "esc") // to the conflict, to the queue
+	s.keys("esc") // to the queue
 	step("the queue after voting", "/ conflict-002")
 	s.keys("esc", "a") // clear the filter; every status
 	step("every status", "showing all statuses", "conflict-005")

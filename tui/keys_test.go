@@ -36,14 +36,14 @@ func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 
 func TestNotesOnUnformattedTextNameTheRawBindingsKey(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	m := New(svc, Options{Keys: rebound(t, map[string][]string{"raw": {"R"}})})
+	m := New(svc, Options{Keys: rebound(t, map[string][]string{"raw": {"Z"}})})
 	deep := strings.Repeat(">", 20) + " deep\n\nA paragraph.\n"
 	out := ansi.Strip(m.md.Render(deep, 200, "dark"))
-	if !strings.Contains(out, "Press R for the raw text.") || strings.Contains(out, "Press r ") {
+	if !strings.Contains(out, "Press Z for the raw text.") || strings.Contains(out, "Press r ") {
 		t.Errorf("the note should name raw's new key R:\n%s", out)
 	}
 	long := ansi.Strip(m.md.Render(fieldgen.Markdown(4, 70<<10), 200, "dark"))
-	if !strings.Contains(long, "Press R for the raw text.") {
+	if !strings.Contains(long, "Press Z for the raw text.") {
 		t.Errorf("the note on a cut unit should name raw's new key R:\n%s", long[max(0, len(long)-300):])
 	}
 }

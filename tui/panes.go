@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -194,13 +195,15 @@ const maxLineBytes = 4 << 10
 // lineOf is field text made safe for one line, cut to maxLineBytes first.
 func lineOf(s string) string { return safetext.Line(excerpt(s, maxLineBytes)) }
 
-func historyText(st Styles, d model.ConflictDetail) string {
+// historyText is the conflict's events as a timeline of sentences
+// ("epoch 47 · plan-juno escalated it: …"), or, raw, with each event's
+// JSON payload.
+func historyText(st Styles, d model.ConflictDetail, raw bool) string {
 	var b strings.Builder
 	for _, e := range d.Events {
-		fmt.Fprintf(&b, "%s %s %s\n", st.Muted.Render(fmt.Sprintf("epoch %-5d", e.Epoch)),
-			st.Bold.Render(e.Operation), safetext.Line(e.AgentID))
+		fmt.Fprintf(&b, "%s %s\n", st.Muted.Render(fmt.Sprintf("epoch %d ·", e.Epoch)), eventSentence(st, d.Conflict, e))
 		fmt.Fprintf(&b, "  %s\n", st.Muted.Render(safetext.Line(e.At.Local().Format("2006-01-02 15:04:05"))))
-		if len(e.Payload) > 2 {
+		if raw && len(e.Payload) > 2 {
 			b.WriteString(st.Faint.Render("  "+safetext.Line(excerpt(string(e.Payload), maxPayloadBytes))) + "\n")
 		}
 	}
@@ -208,6 +211,80 @@ func historyText(st Styles, d model.ConflictDetail) string {
 		return st.Muted.Render("No events.")
 	}
 	return b.String()
+}
+
+// loggedEvent is what review logs with a decision, a ballot or a
+// reopening: enough of it to say what happened.
+type loggedEvent struct {
+	Request struct {
+		Strategy   model.Strategy `json:"strategy"`
+		Resolution struct {
+			WinnerID  *string `json:"winner_id"`
+			Rationale string  `json:"rationale"`
+		} `json:"resolution"`
+	} `json:"request"`
+	Status     model.ConflictStatus `json:"status"`
+	Superseded []string             `json:"superseded_units"`
+	NewUnit    *string              `json:"new_unit_id"`
+	Outcome    string               `json:"outcome"`
+	Choice     string               `json:"choice"`
+	Changed    bool                 `json:"changed"`
+	Rationale  string               `json:"rationale"`
+	Undone     *model.Resolution    `json:"undone"`
+}
+
+// eventSentence says in a sentence what one event of a conflict did.
+func eventSentence(st Styles, c model.Conflict, e model.Event) string {
+	who := st.Bold.Render(safetext.Line(e.AgentID))
+	var p loggedEvent
+	_ = json.Unmarshal(e.Payload, &p)
+	why := func(s string) string {
+		if strings.TrimSpace(s) == "" {
+			return ""
+		}
+		return st.Muted.Render(": " + lineOf(s))
+	}
+	switch e.Operation {
+	case model.OpDetect:
+		return who + " recorded a contradiction: the conflict opened" + why(c.Description)
+	case model.OpVote:
+		verb := "voted for"
+		if p.Changed {
+			verb = "changed their vote to"
+		}
+		return who + " " + verb + " " + c.Side(p.Choice) + " (" + safetext.Line(p.Choice) + ")" + why(p.Rationale)
+	case model.OpReopen:
+		taken := "its decision"
+		if p.Undone != nil {
+			taken = "the " + string(p.Undone.Strategy) + " decision of " + safetext.Line(p.Undone.ResolvedBy)
+		}
+		return who + " reopened it, taking back " + taken + why(p.Rationale)
+	case model.OpMerge:
+	default:
+		return who + " " + safetext.Line(e.Operation)
+	}
+	r := p.Request
+	if p.Outcome == "timeout" {
+		who = "its deadline passed, and the fallback"
+	}
+	switch {
+	case p.Status == model.StatusEscalated:
+		return who + " escalated it to a person" + why(r.Resolution.Rationale)
+	case p.Status == model.StatusPendingVote:
+		return who + " put it to a vote" + why(r.Resolution.Rationale)
+	case r.Strategy == model.Dismiss:
+		return who + " dismissed it: both units stand" + why(r.Resolution.Rationale)
+	case r.Strategy == model.Synthesis && p.NewUnit != nil:
+		return who + " wrote a synthesis, " + safetext.Line(*p.NewUnit) + ", superseding both" + why(r.Resolution.Rationale)
+	}
+	s := who + " decided it by " + string(r.Strategy)
+	if r.Resolution.WinnerID != nil {
+		s += ": " + c.Side(*r.Resolution.WinnerID) + " prevails"
+	}
+	if len(p.Superseded) > 0 {
+		s += ", " + safetext.Line(strings.Join(p.Superseded, ", ")) + " superseded"
+	}
+	return s + why(r.Resolution.Rationale)
 }
 
 func notificationsText(st Styles, d model.ConflictDetail) string {

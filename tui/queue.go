@@ -2,8 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
@@ -30,6 +32,14 @@ type queue struct {
 	opened  bool // the first load placed the cursor
 	more    bool
 	err     error
+	// mineOnly shows only what is the person's turn.
+	mineOnly bool
+	// turn says, of each row, whether it is the person's turn;
+	// decided, which conflicts the decisions file decides already.
+	turn    map[string]model.Turn
+	decided map[string]string
+	// idWidth is the widest id the table shows, so no id is cut.
+	idWidth int
 	// lines caches rendered rows; prepare fills it in Update so View
 	// only joins strings.
 	lines map[lineKey]string
@@ -42,15 +52,29 @@ type lineKey struct {
 	id, age, theme string
 	version        int64
 	votes, width   int
+	flag           rune
+	idWidth        int
 }
 
 func newQueue() queue {
 	f := textinput.New()
 	f.Prompt = "/ "
-	f.Placeholder = "filter by id, type, agent or description"
+	f.Placeholder = "filter: words of ids, status, type, agents, description or the units' text"
 	f.CharLimit = 200
+	f.SetWidth(80)
 	return queue{filter: f, sort: model.SortAge}
 }
+
+// rowID is the id of the conflict under the cursor, "" for none.
+func (q queue) rowID() string {
+	if s, ok := q.selected(); ok {
+		return s.ID
+	}
+	return ""
+}
+
+// mine reports whether row i is the person's turn.
+func (q queue) mine(i int) bool { return q.turn[q.rows[i].ID] != model.TurnNone }
 
 // query is what the queue shows now.
 func (q queue) query(limit int) model.ListQuery {
@@ -70,32 +94,66 @@ func (q queue) selected() (model.ConflictSummary, bool) {
 }
 
 // setRows replaces the rows, keeping the cursor on the same conflict when
-// it is still there. The first load opens on the oldest escalated one.
+// it is still there, else on the next one of the person's turn after
+// where it was. The first load opens on the first that is their turn (the
+// queue lists those first), or the oldest escalated one.
 func (q *queue) setRows(rows []model.ConflictSummary, limit int) {
-	keep := ""
+	keep, at := "", q.cursor
 	if s, ok := q.selected(); ok {
 		keep = s.ID
 	}
 	q.rows, q.loaded, q.more = rows, true, len(rows) >= limit
 	q.cursor = 0
+	q.idWidth = 0
+	for _, r := range rows {
+		q.idWidth = max(q.idWidth, ansi.StringWidth(lineOf(r.ID)))
+	}
 	switch {
 	case !q.opened:
-		// The oldest escalated conflict, once it is loaded.
 		q.opened = !q.more
 		for i, r := range rows {
-			if r.Status == model.StatusEscalated {
+			if q.turn[r.ID] != model.TurnNone || (len(q.turn) == 0 && r.Status == model.StatusEscalated) {
 				q.cursor, q.opened = i, true
 				break
 			}
 		}
 	case keep != "":
-		for i, r := range rows {
-			if r.ID == keep {
-				q.cursor = i
-				break
-			}
+		i := slices.IndexFunc(rows, func(r model.ConflictSummary) bool { return r.ID == keep })
+		if i >= 0 {
+			q.cursor = i
+			return
+		}
+		q.cursor = max(0, min(at, len(rows)-1))
+		q.next(func(string) bool { return false }, true)
+	}
+}
+
+// next moves the cursor to the next row of the person's turn, not
+// skipped, from the cursor (or after it), going round to the top; it
+// stays when there is none.
+func (q *queue) next(skip func(id string) bool, here bool) {
+	n := len(q.rows)
+	from := q.cursor + 1
+	if here {
+		from = q.cursor
+	}
+	for k := range n {
+		i := (from + k) % n
+		if q.mine(i) && !skip(q.rows[i].ID) {
+			q.cursor = i
+			return
 		}
 	}
+}
+
+// skipTo moves the cursor on to the next row of the person's turn that
+// has no decision waiting, after a decision on the row it was on.
+func (q *queue) skipTo(visible int, pending func(string) bool) {
+	if len(q.rows) == 0 {
+		return
+	}
+	q.next(pending, false)
+	q.scrollTo(visible)
 }
 
 func (q *queue) move(delta, visible int) {
@@ -125,7 +183,7 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 	rows := m.queueRows()
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	case key.Matches(msg, k.Up):
@@ -148,11 +206,42 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		q.filter.SetValue(q.search)
 		return q.filter.Focus()
 	case key.Matches(msg, k.Back):
-		if q.search != "" {
+		switch {
+		case len(m.marks) > 0:
+			m.marks = map[string]bool{}
+		case q.search != "":
 			q.search = ""
 			q.filter.SetValue("")
 			return m.reloadQueue()
 		}
+	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
+		return m.quick(quickKindOf(msg, k), m.queueTargets())
+	case key.Matches(msg, k.Mark):
+		if s, ok := q.selected(); ok {
+			if m.marks[s.ID] {
+				delete(m.marks, s.ID)
+			} else {
+				m.marks[s.ID] = true
+			}
+			q.move(1, rows)
+		}
+	case key.Matches(msg, k.MarkAll):
+		all := len(q.rows) > 0
+		for _, r := range q.rows {
+			all = all && m.marks[r.ID]
+		}
+		m.marks = map[string]bool{}
+		if !all {
+			for _, r := range q.rows {
+				m.marks[r.ID] = true
+			}
+		}
+	case key.Matches(msg, k.MineOnly):
+		q.mineOnly = !q.mineOnly
+		q.opened = false
+		return m.reloadQueue()
+	case key.Matches(msg, k.Undo):
+		return m.undo()
 	case key.Matches(msg, k.Sort):
 		if q.sort == model.SortAge {
 			q.sort = model.SortType
@@ -207,13 +296,49 @@ func (m *Model) queueWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	return m.maybeMore()
 }
 
-// queueHelp is the footer of the queue.
+// queueHelp is the footer of the queue: the quick decisions when the row
+// under the cursor (or a mark) is the person's to decide.
 func (m *Model) queueHelp() []key.Binding {
 	k := m.keys
-	if m.queue.editing {
+	q := m.queue
+	if q.editing {
 		return []key.Binding{k.KeepFilter, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.AllStatuses, k.Help, k.Quit}
+	out := []key.Binding{k.Up, k.Down, k.Open}
+	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] == model.TurnDecide)) {
+		out = append(out, k.KeepA, k.KeepB, k.Dismiss)
+	}
+	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Help, k.Quit)
+	return out
+}
+
+// queueTargets are the conflicts a quick decision in the queue is on:
+// the marked rows, else the row under the cursor.
+func (m *Model) queueTargets() []string {
+	var out []string
+	for _, r := range m.queue.rows {
+		if m.marks[r.ID] {
+			out = append(out, r.ID)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if s, ok := m.queue.selected(); ok {
+		return []string{s.ID}
+	}
+	return nil
+}
+
+// quickKindOf is the quick decision a key press asks for.
+func quickKindOf(msg tea.KeyPressMsg, k keymap.Map) quickKind {
+	switch {
+	case key.Matches(msg, k.KeepA):
+		return quickKeepA
+	case key.Matches(msg, k.KeepB):
+		return quickKeepB
+	}
+	return quickDismiss
 }
 
 func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
@@ -228,7 +353,17 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 	if m.version == 0 {
 		m.version = msg.version
 	}
+	m.queue.turn = map[string]model.Turn{}
+	if m.me.ID != "" && m.canDecide() == "" {
+		for _, r := range msg.rows {
+			m.queue.turn[r.ID] = model.TurnOf(m.policy, m.me, r, msg.voted[r.ID])
+		}
+	}
+	m.queue.decided = msg.decided
 	m.queue.setRows(msg.rows, msg.limit)
+	if m.isPending(m.queue.rowID()) {
+		m.queue.next(m.isPending, false)
+	}
 	m.queue.scrollTo(m.queueRows())
 	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
 		return m.reloadQueue()
@@ -250,7 +385,7 @@ func (m *Model) queueRows() int {
 func (m *Model) maybeMore() tea.Cmd {
 	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
 		m.queue.more = false
-		return m.loadQueue(m.queue.query(len(m.queue.rows) + queuePage))
+		return m.loadQueue(len(m.queue.rows) + queuePage)
 	}
 	return nil
 }
@@ -260,23 +395,41 @@ const maxCachedLines = 8192
 
 // prepare renders, ahead of View, the rows that h lines show and the
 // counts line, reusing what earlier frames rendered.
-func (q *queue) prepare(st Styles, w, h int, now time.Time) {
+func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) bool, w, h int, now time.Time) {
 	if q.lines == nil || len(q.lines) > maxCachedLines {
 		q.lines = make(map[lineKey]string, 256)
 	}
-	q.countsText = q.countsLine(st, w)
-	cols := queueColumns(w)
+	q.countsText = q.countsLine(st, len(marks), w)
+	cols := queueColumns(w, q.idWidth)
 	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
-		k := q.key(st, i, w, now)
+		k := q.key(st, marks, pending, i, w, now)
 		if _, ok := q.lines[k]; !ok {
-			q.lines[k] = cols.row(st, q.rows[i], now)
+			q.lines[k] = cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, now)
 		}
 	}
 }
 
-func (q queue) key(st Styles, i, w int, now time.Time) lineKey {
+// flag is the mark a row carries: decided and waiting to be written,
+// marked, decided in the decisions file, the person's turn, or none.
+func (q queue) flag(marks map[string]bool, pending func(string) bool, i int) rune {
+	id := q.rows[i].ID
+	switch {
+	case pending != nil && pending(id):
+		return '⋯'
+	case marks[id]:
+		return '✓'
+	case q.decided[id] != "":
+		return '↷'
+	case q.mine(i):
+		return '●'
+	}
+	return ' '
+}
+
+func (q queue) key(st Styles, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) lineKey {
 	r := q.rows[i]
-	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w}
+	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w,
+		flag: q.flag(marks, pending, i), idWidth: q.idWidth}
 	if r.Tally != nil {
 		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
 	}
@@ -284,20 +437,21 @@ func (q queue) key(st Styles, i, w int, now time.Time) lineKey {
 }
 
 // line is row i as prepare rendered it (or rendered now, if it did not).
-func (q queue) line(st Styles, cols columns, i, w int, now time.Time) string {
-	if l, ok := q.lines[q.key(st, i, w, now)]; ok {
+func (q queue) line(st Styles, cols columns, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) string {
+	k := q.key(st, marks, pending, i, w, now)
+	if l, ok := q.lines[k]; ok {
 		return l
 	}
-	return cols.row(st, q.rows[i], now)
+	return cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, now)
 }
 
 // view draws the queue in w × h cells.
-func (q queue) view(st Styles, k keymap.Map, w, h int, now time.Time) string {
+func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func(string) bool, w, h int, now time.Time) string {
 	var b strings.Builder
 	if q.countsText != "" {
 		b.WriteString(q.countsText)
 	} else {
-		b.WriteString(q.countsLine(st, w))
+		b.WriteString(q.countsLine(st, len(marks), w))
 	}
 	b.WriteByte('\n')
 	if q.editing || q.search != "" {
@@ -321,15 +475,16 @@ func (q queue) view(st Styles, k keymap.Map, w, h int, now time.Time) string {
 		b.WriteString(q.emptyView(st, k))
 		return b.String()
 	}
-	cols := queueColumns(w)
+	cols := queueColumns(w, q.idWidth)
 	b.WriteString(st.Label.Render(cols.header()))
 	b.WriteByte('\n')
 	h--
 	end := min(len(q.rows), q.top+h)
 	for i := q.top; i < end; i++ {
-		line := q.line(st, cols, i, w, now)
+		line := q.line(st, cols, marks, pending, i, w, now)
 		if i == q.cursor {
-			plain := "▸" + ansi.Strip(line)[len(" "):]
+			_, first := utf8.DecodeRuneInString(ansi.Strip(line))
+			plain := "▸" + ansi.Strip(line)[first:] // the cursor takes the flag's place
 			line = st.Selected.Render(cell(plain, w))
 		}
 		b.WriteString(line)
@@ -351,7 +506,7 @@ func (q queue) emptyView(st Styles, k keymap.Map) string {
 		st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
 }
 
-func (q queue) countsLine(st Styles, w int) string {
+func (q queue) countsLine(st Styles, marked, w int) string {
 	var parts []string
 	for _, s := range model.ConflictStatuses {
 		n := q.counts[s]
@@ -364,9 +519,52 @@ func (q queue) countsLine(st Styles, w int) string {
 		parts = append(parts, style.Render(fmt.Sprintf("%s %d", strings.ReplaceAll(string(s), "_", " "), n)))
 	}
 	scope := "waiting for people"
-	if q.all {
+	switch {
+	case q.all:
 		scope = "all statuses"
+	case q.mineOnly:
+		scope = "only yours"
 	}
 	line := strings.Join(parts, st.Muted.Render(" · ")) + st.Muted.Render("   showing "+scope+", by "+string(q.sort))
+	if marked > 0 {
+		line += "   " + st.Header.Render(fmt.Sprintf("%d marked", marked))
+	}
 	return ansi.Truncate(line, w, "…")
+}
+
+// click is the last mouse click on the queue, to tell a double click.
+type click struct {
+	row int
+	at  time.Time
+}
+
+// doubleClick is how close two clicks on one row are to open it.
+const doubleClick = 400 * time.Millisecond
+
+// queueClick selects the row clicked; a second click on it soon after
+// opens it.
+func (m *Model) queueClick(msg tea.MouseClickMsg) tea.Cmd {
+	q := &m.queue
+	if msg.Mouse().Button != tea.MouseLeft || q.editing || len(q.rows) == 0 {
+		return nil
+	}
+	// The header line, the counts line, the filter's line when shown,
+	// then the table's header: rows start below them.
+	first := 3
+	if q.editing || q.search != "" {
+		first++
+	}
+	i := q.top + msg.Mouse().Y - first
+	if i < q.top || i >= len(q.rows) || i >= q.top+m.queueRows() {
+		return nil
+	}
+	now := time.Now()
+	again := m.lastClick.row == i && now.Sub(m.lastClick.at) < doubleClick
+	q.cursor = i
+	m.lastClick = click{row: i, at: now}
+	if again {
+		m.lastClick = click{row: -1}
+		return m.open(q.rows[i].ID)
+	}
+	return nil
 }

@@ -16,8 +16,11 @@ import (
 // columns lays out the queue's table for a width.
 type columns struct{ id, typ, status, age, agents, tally, desc int }
 
-func queueColumns(w int) columns {
-	c := columns{id: 16, typ: 13, status: 13, age: 5, agents: 30, tally: 6}
+// queueColumns lays the table out for width w and ids up to idWidth
+// cells: an id, the one column a person types back into the command
+// line, is never cut.
+func queueColumns(w, idWidth int) columns {
+	c := columns{id: max(16, idWidth+3), typ: 13, status: 13, age: 5, agents: 30, tally: 6}
 	if w < 110 {
 		c.agents, c.typ = 22, 0
 	}
@@ -33,7 +36,9 @@ func (c columns) header() string {
 		cell("AGENTS", c.agents) + cell("VOTES", c.tally) + cell("DESCRIPTION", c.desc)
 }
 
-func (c columns) row(st Styles, r model.ConflictSummary, now time.Time) string {
+// row is one conflict's line; flag is its mark (see queue.flag). A row
+// that is not the person's turn is dimmed.
+func (c columns) row(st Styles, r model.ConflictSummary, flag rune, dim bool, now time.Time) string {
 	status := strings.ReplaceAll(string(r.Status), "pending_vote", "vote")
 	statusStyle, ok := st.Status[string(r.Status)]
 	if !ok {
@@ -44,9 +49,13 @@ func (c columns) row(st Styles, r model.ConflictSummary, now time.Time) string {
 		tally = fmt.Sprintf("%d/%d", r.Tally.Total(), r.Tally.Quorum)
 	}
 	agents := lineOf(r.AgentA) + " vs " + lineOf(r.AgentB)
-	return "  " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
+	line := string(flag) + " " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
 		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
 		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(lineOf(r.Description), c.desc))
+	if flag == ' ' && dim {
+		return st.Faint.Render(ansi.Strip(line))
+	}
+	return line
 }
 
 // cell pads or cuts s to exactly w cells (0: nothing).

@@ -88,7 +88,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"open", "o", []check{
 			{at: atQueue, shows: []string{"%s open"}, does: showing("Rules:")},
 			{at: atDecideResult, does: showing("showing waiting for people")},
-			{at: atVoteResult, does: showing("Rules:")},
+			{at: atVoteResult, does: showing("showing waiting for people")},
 		}},
 		{"filter", "f", []check{
 			{at: atQueue, shows: []string{"%s filter"}, does: showing("\n/ ")},
@@ -97,14 +97,41 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atFilter, shows: []string{"%s keep filter"}, does: showing("enter open")},
 		}},
 		{"sort", "S", []check{
-			{at: atQueue, shows: []string{"%s sort"}, does: showing("by type")},
+			{at: atQueue, does: showing("by type")},
 		}},
-		{"all_statuses", "A", []check{
+		{"all_statuses", "%", []check{
 			{at: atQueue, shows: []string{"%s all statuses"}, does: showing("showing all statuses")},
 			{at: atEmptyQueue, shows: []string{"Press %s to see every status"}, does: showing("no conflicts yet")},
 		}},
+		{"mine_only", "N", []check{
+			{at: atQueue, shows: []string{"%s mine only"}, does: showing("showing only yours")},
+		}},
 		{"refresh", "ctrl+t", []check{
 			{at: atQueue, does: reloading},
+		}},
+		{"keep_a", "K", []check{
+			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
+			{at: atConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
+		}},
+		{"keep_b", "J", []check{
+			{at: atQueue, shows: []string{"%s keep B"}, does: showing("Keep B conflict-008:")},
+			{at: atConflict, shows: []string{"%s keep B"}, does: showing("Keep B conflict-008:")},
+		}},
+		{"dismiss", "Q", []check{
+			{at: atQueue, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008 dismissed")},
+			{at: atConflict, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008 dismissed")},
+		}},
+		{"mark", "x", []check{
+			{at: atQueue, shows: []string{"%s mark"}, does: showing("1 marked")},
+		}},
+		{"mark_all", "&", []check{
+			{at: atQueue, does: showing("8 marked")},
+		}},
+		{"accept", "ctrl+w", []check{
+			{at: atPrompt, shows: []string{"%s write it"}, does: showing("written in")},
+		}},
+		{"undo", "ctrl+z", []check{
+			{at: atWaiting, shows: []string{"%s undo"}, does: showing("Undone:")},
 		}},
 		{"next_pane", "ctrl+t", []check{
 			{at: atNarrowConflict, shows: []string{"%s switches", "%s switch pane"}, does: showing("The 0.004 % leaves out")},
@@ -115,11 +142,14 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"diff", "W", []check{
 			{at: atConflict, shows: []string{"%s word diff"}, does: changing},
 		}},
-		{"raw", "R", []check{
+		{"raw", "^", []check{
 			{at: atConflict, does: changing},
 		}},
 		{"history", "H", []check{
 			{at: atConflict, shows: []string{"%s history"}, does: showing("Notifications")},
+		}},
+		{"reopen", "O", []check{
+			{at: atResolved, shows: []string{"%s reopen"}, does: showing("Reopen conflict-002:")},
 		}},
 		{"decide", "e", []check{
 			{at: atConflict, shows: []string{"%s decide"}, does: showing("Decide conflict-008")},
@@ -176,7 +206,8 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atDecide, shows: []string{"%s back"}, does: showing("Rules:")},
 			{at: atBallot, shows: []string{"%s back"}, does: showing("Rules:")},
 			{at: atDecideResult, shows: []string{"%s returns to the queue"}, does: showing("showing waiting for people")},
-			{at: atVoteResult, shows: []string{"%s returns to the conflict"}, does: showing("Rules:")},
+			{at: atVoteResult, shows: []string{"%s returns to the queue"}, does: showing("showing waiting for people")},
+			{at: atPrompt, shows: []string{"%s cancel"}, does: hiding("Dismiss conflict-008")},
 		}},
 		{"help", "!", []check{
 			{at: atQueue, shows: []string{"%s help"}, does: showing("previous field")},
@@ -285,7 +316,12 @@ func startAt(t *testing.T, template string, k keymap.Map, p place) *session {
 	if w == 0 {
 		w, h = 140, 40
 	}
-	s := start(t, openService(t, path, false), p.as, w, h, func(o *Options) { o.Keys = k })
+	s := start(t, openService(t, path, false), p.as, w, h, func(o *Options) {
+		o.Keys = k
+		if p.name == atWaiting.name {
+			o.UndoWindow = time.Minute // long enough to undo
+		}
+	})
 	p.reach(s)
 	return s
 }
@@ -377,6 +413,26 @@ var (
 		s.waitFor("No conflict matches")
 	})
 	atHelp = queueAt("the help", func(s *session) { s.press(s.k.Help); s.waitFor("previous field") })
+	// atPrompt is a quick dismissal of conflict-008 with its rationale
+	// typed; atWaiting, that dismissal in its undo window.
+	atPrompt = queueAt("a quick decision's prompt", func(s *session) {
+		s.press(s.k.Dismiss)
+		s.waitFor("Dismiss conflict-008 dismissed")
+		s.typeText("Different payment classes.")
+		s.waitFor("Different payment classes.")
+	})
+	atWaiting = place{"a decision waiting to be written", demo.Operator, 140, 40, false, func(s *session) {
+		atPrompt.reach(s)
+		s.press(s.k.Accept)
+		s.waitFor("written in")
+	}}
+	atResolved = conflictAt("a resolved conflict", func(s *session) {
+		s.press(s.k.Back)
+		s.press(s.k.AllStatuses)
+		s.waitFor("showing all statuses")
+		openByFilter(s, "conflict-002")
+		s.waitFor("Resolved")
+	})
 
 	atConflict    = conflictAt("a conflict", func(*session) {})
 	atConflictEnd = conflictAt("a conflict, at its end", func(s *session) {

@@ -18,7 +18,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // prepare renders the parts of the frame that are costly to draw.
 func (m *Model) prepare() {
 	if m.screen == screenQueue && m.width > 0 {
-		m.queue.prepare(m.styles, m.width, m.queueRows(), m.opt.Now())
+		m.queue.prepare(m.styles, m.marks, m.isPending, m.width, m.queueRows(), m.opt.Now())
 	}
 	m.footer = m.footerView()
 }
@@ -32,7 +32,23 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setTheme(Theme{Dark: msg.IsDark(), NoColor: m.opt.NoColor})
 		return m.layout()
 	case identityMsg:
-		m.me, m.agents, m.meErr = msg.me, msg.agents, msg.err
+		m.me, m.agents, m.policy, m.meErr = msg.me, msg.agents, msg.policy, msg.err
+		if m.opt.As != "" {
+			return m.loadQueue(firstPage)
+		}
+		return nil
+	case plansMsg:
+		return m.plansArrived(msg)
+	case pendingTickMsg:
+		return m.pendingTick(msg)
+	case pendingDoneMsg:
+		return m.pendingDone(msg)
+	case reopenedMsg:
+		return m.reopened(msg)
+	case checkedMsg:
+		if f := m.drafts[msg.id]; f != nil && f.checked == msg.key {
+			f.check = msg.refusal
+		}
 		return nil
 	case queueLoadedMsg:
 		return m.queueLoaded(msg)
@@ -78,6 +94,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.MouseWheelMsg:
 		return m.wheel(msg)
+	case tea.MouseClickMsg:
+		if m.screen == screenQueue && m.prompt == nil && !m.fullHelp {
+			return m.queueClick(msg)
+		}
+		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -91,6 +112,9 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	case screenQueue:
 		if m.queue.editing {
 			m.queue.filter, cmd = m.queue.filter.Update(msg)
+		}
+		if m.prompt != nil {
+			m.prompt.input, cmd = m.prompt.input.Update(msg)
 		}
 	case screenDecide:
 		f := m.drafts[m.conflict.id]
@@ -197,10 +221,13 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 // to the screen in front.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
-		return tea.Quit
+		return m.quit()
 	}
 	if m.fullHelp {
 		return m.helpKey(msg)
+	}
+	if m.prompt != nil {
+		return m.promptKey(msg)
 	}
 	switch m.screen {
 	case screenQueue:

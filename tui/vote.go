@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,12 +51,19 @@ func (m *Model) startVote() tea.Cmd {
 	if !v.loaded {
 		return nil
 	}
-	if v.detail.Conflict.Status != model.StatusPendingVote {
+	d := v.detail
+	switch {
+	case d.Conflict.Status != model.StatusPendingVote && m.turn() == model.TurnDecide:
 		return m.say(v.id + " is not put to a vote; press " + keyOf(m.keys.Decide) + " to decide it.")
-	}
-	if !v.detail.Policy.MayVote(m.me) {
+	case d.Conflict.Status != model.StatusPendingVote:
+		return m.say(v.id + " is not put to a vote. " + m.notYours())
+	case !d.Policy.MayVote(m.me):
 		return m.say("You may not vote in this field (it needs authority " +
-			strconv.Itoa(v.detail.Policy.VoterMinAuthority) + rolesOf(v.detail.Policy) + ").")
+			strconv.Itoa(d.Policy.VoterMinAuthority) + rolesOf(d.Policy) + "); " +
+			model.WhoActs(d.Policy, m.agents, summaryOf(d)) + " may.")
+	case d.Policy.Recused(m.me, d):
+		return m.say("You wrote one of " + v.id + "'s units and the field's policy asks authors not to vote on them; " +
+			model.WhoActs(d.Policy, m.agents, summaryOf(d)) + " may.")
 	}
 	if m.vote == nil || m.vote.detail.Conflict.ID != v.id || m.vote.result != nil {
 		m.vote = newVoteForm(v.detail, m.me, m.styles.Theme.Dark)
@@ -132,16 +140,20 @@ func (f *voteForm) after() (model.Tally, model.Outcome) {
 func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := m.vote
 	k := m.keys
-	switch f.key(msg, k, k.Back, k.Open) {
+	if f.busy && key.Matches(msg, k.Undo) {
+		return m.undo()
+	}
+	switch f.key(msg, k, k.Back, k.Open, k.Quit) {
 	case stepNone:
 		return nil
 	case stepSend:
 		req, _ := f.request(k)
-		return submitVote(m.svc, m.opt.As, req)
+		return m.holdVote(req.ConflictID+": a vote for "+f.detail.Conflict.Side(req.Choice), req)
 	case stepLeave:
-		m.screen = screenConflict
+		m.screen = screenQueue
 		m.vote = nil
-		return nil
+		m.queue.skipTo(m.queueRows(), m.isPending)
+		return m.reloadQueue()
 	}
 	switch {
 	case key.Matches(msg, k.Back):
@@ -169,20 +181,43 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 // voteHelp is the footer of the ballot.
 func (m *Model) voteHelp() []key.Binding {
 	k := m.keys
-	if m.vote != nil && m.vote.confirming {
+	f := m.vote
+	switch {
+	case f != nil && f.result != nil:
+		return []key.Binding{k.Back}
+	case f != nil && f.busy:
+		return []key.Binding{k.Undo}
+	case f != nil && f.confirming:
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
 	return []key.Binding{k.Next, k.Submit, k.Back}
 }
 
-func (f *voteForm) view(st Styles, k keymap.Map) string {
+// stillToVote names the eligible voters who have not voted on the
+// conflict of d.
+func stillToVote(d model.ConflictDetail, agents []model.Agent) []string {
+	var out []string
+	for _, a := range agents {
+		voted := slices.ContainsFunc(d.Ballots, func(b model.Ballot) bool { return b.VoterID == a.ID })
+		if d.Policy.MayVote(a) && !d.Policy.Recused(a, d) && !voted {
+			out = append(out, a.ID)
+		}
+	}
+	return out
+}
+
+func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) string {
 	var b strings.Builder
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
 	if r := f.result; r != nil && r.Offline != nil {
 		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so your vote went to " +
 			safetext.Line(r.Offline.File) + "; `arbiter apply` casts it on the live field.\n")
-		b.WriteString("\n" + leaveHint(st, k, "the conflict"))
+		b.WriteString("\n" + leaveHint(st, k, "the queue"))
+		return b.String()
+	}
+	if f.busy && pending != "" {
+		b.WriteString(pending)
 		return b.String()
 	}
 	if r := f.result; r != nil {
@@ -198,10 +233,13 @@ func (f *voteForm) view(st Styles, k keymap.Map) string {
 			}
 			b.WriteString("\n  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")) + "\n")
 		}
-		b.WriteString("\n" + leaveHint(st, k, "the conflict"))
+		b.WriteString("\n" + leaveHint(st, k, "the queue"))
 		return b.String()
 	}
 	b.WriteString(strings.Join(voteLines(st, f.detail), "\n") + "\n")
+	if left := stillToVote(f.detail, agents); len(left) > 0 {
+		b.WriteString(strings.Join(wrapLines(st.Muted.Render("  still to vote: "+safetext.Line(strings.Join(left, ", "))), w), "\n") + "\n")
+	}
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
 	}
@@ -220,6 +258,6 @@ func (f *voteForm) view(st Styles, k keymap.Map) string {
 		}
 		b.WriteString("\n" + confirmPrompt(st, k, "cast it") + "\n")
 	}
-	b.WriteString(f.statusView(st))
+	b.WriteString(f.statusView(st, w))
 	return b.String()
 }

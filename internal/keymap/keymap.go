@@ -17,8 +17,9 @@ import (
 // Map is every binding of the screen.
 type Map struct {
 	Up, Down, Top, Bottom, PageUp, PageDown                             key.Binding
-	Open, Filter, KeepFilter, Sort, AllStatuses, Refresh                key.Binding
-	NextPane, SyncScroll, Diff, Raw, History                            key.Binding
+	Open, Filter, KeepFilter, Sort, AllStatuses, MineOnly, Refresh      key.Binding
+	KeepA, KeepB, Dismiss, Mark, MarkAll, Accept, Undo                  key.Binding
+	NextPane, SyncScroll, Diff, Raw, History, Reopen                    key.Binding
 	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
 
@@ -40,25 +41,35 @@ type row struct {
 func (m *Map) columns() [][]row {
 	k := func(keys ...string) []string { return keys }
 	return [][]row{{
-		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane or the strategies", InQueue | InConflict | InStrategy},
-		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane or the strategies", InQueue | InConflict | InStrategy},
+		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane or the strategies; an earlier rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
+		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane or the strategies; a later rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
 		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict, or the top of a pane", InQueue | InConflict},
 		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict, or the end of a pane", InQueue | InConflict},
 		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InConflict},
-		{&m.PageDown, "page_down", k("pgdown", "ctrl+d", "space"), "pgdn", "page down", "move a page down", InQueue | InConflict},
+		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InConflict},
 	}, {
 		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor; leave a form's answer", InQueue | InResult},
 		{&m.Filter, "filter", k("/"), "/", "filter", "filter the queue by id, type, agent or description", InQueue},
 		{&m.KeepFilter, "keep_filter", k("enter"), "enter", "keep filter", "stop typing the filter and keep it", InFilter},
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
 		{&m.AllStatuses, "all_statuses", k("a"), "a", "all statuses", "show every status, not only what waits for people", InQueue},
+		{&m.MineOnly, "mine_only", k("M"), "M", "mine only", "show only what is yours to decide or vote on, or everything", InQueue},
 		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue again", InQueue},
+	}, {
+		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails (asks for the rationale)", InQueue | InConflict},
+		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails (asks for the rationale)", InQueue | InConflict},
+		{&m.Dismiss, "dismiss", k("X"), "X", "dismiss", "decide at once: not a real conflict, both units stand", InQueue | InConflict},
+		{&m.Mark, "mark", k("space"), "space", "mark", "mark or unmark the row, for a decision on every marked row", InQueue},
+		{&m.MarkAll, "mark_all", k("*"), "*", "mark all", "mark every row shown, or unmark them all", InQueue},
+		{&m.Accept, "accept", k("enter"), "enter", "write it", "write the quick decision the prompt describes", InPrompt},
+		{&m.Undo, "undo", k("u"), "u", "undo", "take back the decision waiting to be written", InQueue | InConflict | InBusy},
 	}, {
 		{&m.NextPane, "next_pane", k("tab"), "tab", "switch pane", "move between the two units", InConflict},
 		{&m.SyncScroll, "sync_scroll", k("L"), "L", "lock scroll", "scroll both units together, or each on its own", InConflict},
 		{&m.Diff, "diff", k("w"), "w", "word diff", "show the word diff of the two units", InConflict},
 		{&m.Raw, "raw", k("r"), "r", "raw text", "show the units' text as written", InConflict},
 		{&m.History, "history", k("h"), "h", "history", "show the conflict's events and notifications", InConflict},
+		{&m.Reopen, "reopen", k("R"), "R", "reopen", "take back a resolved conflict's decision (a human operator)", InConflict},
 	}, {
 		{&m.Decide, "decide", k("d"), "d", "decide", "write a decision on the conflict", InConflict},
 		{&m.Vote, "vote", k("v"), "v", "vote", "vote on a conflict put to a vote", InConflict},
@@ -72,7 +83,7 @@ func (m *Map) columns() [][]row {
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
-		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter, leave a conflict, a form or a preview", InQueue | InFilter | InConflict | Form | InResult},
+		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, a form, a prompt or a preview", InQueue | InFilter | InConflict | Form | InResult | InPrompt},
 		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InConflict},
 		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InConflict | InResult},
 		{&m.ForceQuit, "force_quit", k("ctrl+c"), "ctrl+c", "quit", "quit arbiter, whatever is on screen", Everywhere},

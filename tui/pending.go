@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// A decision made on the screen waits a moment before it is written: the
+// undo window. It is written when the window closes, or at once when the
+// person quits or decides again; undo takes it back and nothing reaches
+// the field.
+
+// undoWindow is how long a decision waits to be written.
+const undoWindow = 5 * time.Second
+
+// pending is a decision waiting for its window to close.
+type pending struct {
+	id      int
+	label   string
+	reqs    []model.MergeRequest
+	votes   []model.VoteRequest
+	until   time.Time
+	writing bool
+	// form is the conflict whose form made the decision ("" for a quick
+	// decision): its answer goes back to the form.
+	form string
+}
+
+type (
+	// pendingTickMsg counts the window down.
+	pendingTickMsg struct{ id int }
+	// pendingDoneMsg is what writing a pending decision gave.
+	pendingDoneMsg struct {
+		id      int
+		label   string
+		results []written
+	}
+)
+
+// written is one conflict's answer to a pending decision.
+type written struct {
+	conflict string
+	merge    *model.MergeResponse
+	vote     *model.VoteResponse
+	err      error
+}
+
+// hold starts the undo window for reqs, writing whatever was waiting
+// before at once.
+func (m *Model) hold(label string, reqs []model.MergeRequest) tea.Cmd {
+	flush := m.flush()
+	m.pendingID++
+	m.pending = &pending{id: m.pendingID, label: label, reqs: reqs, until: time.Now().Add(m.undoWindow())}
+	return tea.Batch(flush, m.tickPending())
+}
+
+// holdVote starts the undo window for a ballot.
+func (m *Model) holdVote(label string, req model.VoteRequest) tea.Cmd {
+	flush := m.flush()
+	m.pendingID++
+	m.pending = &pending{id: m.pendingID, label: label, votes: []model.VoteRequest{req}, until: time.Now().Add(m.undoWindow()), form: req.ConflictID}
+	return tea.Batch(flush, m.tickPending())
+}
+
+func (m *Model) tickPending() tea.Cmd {
+	id := m.pending.id
+	return tea.Tick(min(time.Second, m.undoWindow()), func(time.Time) tea.Msg { return pendingTickMsg{id: id} })
+}
+
+func (m *Model) undoWindow() time.Duration {
+	if m.opt.UndoWindow > 0 {
+		return m.opt.UndoWindow
+	}
+	return undoWindow
+}
+
+// pendingTick writes the decision once its window closed.
+func (m *Model) pendingTick(msg pendingTickMsg) tea.Cmd {
+	p := m.pending
+	if p == nil || p.id != msg.id || p.writing {
+		return nil
+	}
+	if time.Now().Before(p.until) {
+		return m.tickPending()
+	}
+	return m.flush()
+}
+
+// flush writes the pending decision now, if there is one.
+func (m *Model) flush() tea.Cmd {
+	p := m.pending
+	if p == nil || p.writing {
+		return nil
+	}
+	p.writing = true
+	svc, as := m.svc, m.opt.As
+	return func() tea.Msg {
+		ctx := context.Background()
+		var out []written
+		for _, req := range p.reqs {
+			resp, err := svc.Merge(ctx, as, req)
+			out = append(out, written{conflict: req.ConflictID, merge: &resp, err: err})
+		}
+		for _, req := range p.votes {
+			resp, err := svc.Vote(ctx, as, req)
+			out = append(out, written{conflict: req.ConflictID, vote: &resp, err: err})
+		}
+		return pendingDoneMsg{id: p.id, label: p.label, results: out}
+	}
+}
+
+// undo takes back the decision waiting to be written.
+func (m *Model) undo() tea.Cmd {
+	p := m.pending
+	if p == nil || p.writing {
+		return m.say("Nothing to undo: decisions are undone before they are written.")
+	}
+	m.pending = nil
+	if f := m.drafts[p.form]; f != nil {
+		f.busy = false
+	}
+	if m.vote != nil && p.form == m.vote.detail.Conflict.ID {
+		m.vote.busy = false
+	}
+	return m.say("Undone: " + p.label + " was not written.")
+}
+
+// pendingDone takes the field's answers: forms get theirs, a quick
+// decision says how it went in one line.
+func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
+	if m.pending != nil && m.pending.id == msg.id {
+		m.pending = nil
+	}
+	if m.quitting {
+		return tea.Quit
+	}
+	var done, refused []string
+	for _, w := range msg.results {
+		switch {
+		case w.err != nil:
+			refused = append(refused, w.conflict+": "+plainError(w.err))
+		case w.merge != nil:
+			m.written[w.conflict] = w.merge.Conflict.Version
+			done = append(done, w.conflict)
+		case w.vote != nil:
+			m.written[w.conflict] = w.vote.Conflict.Version
+			done = append(done, w.conflict)
+		}
+	}
+	cmds := []tea.Cmd{m.reloadQueue()}
+	for _, w := range msg.results {
+		if f := m.drafts[w.conflict]; f != nil && f.busy && w.merge != nil {
+			cmds = append(cmds, m.answered(w.conflict, f.answer(answerMsg[model.MergeResponse]{conflictID: w.conflict, resp: *w.merge, err: w.err}, "Not written: ")))
+		}
+		if f := m.vote; f != nil && f.busy && w.vote != nil && f.detail.Conflict.ID == w.conflict {
+			cmds = append(cmds, m.answered(w.conflict, f.answer(answerMsg[model.VoteResponse]{conflictID: w.conflict, resp: *w.vote, err: w.err}, "Not counted: ")))
+		}
+	}
+	switch {
+	case len(msg.results) == 1 && len(refused) == 0:
+		cmds = append(cmds, m.say("Written: "+msg.label+"."))
+	case len(msg.results) == 1:
+		cmds = append(cmds, m.say("Not written: "+refused[0]))
+	default:
+		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
+		if len(refused) > 0 {
+			s += " Refused: " + strings.Join(refused, "; ")
+		}
+		m.batchReport = s
+		cmds = append(cmds, m.say(s))
+	}
+	return tea.Batch(cmds...)
+}
+
+// isPending reports whether conflict id has a decision waiting.
+func (m *Model) isPending(id string) bool {
+	p := m.pending
+	if p == nil {
+		return false
+	}
+	for _, r := range p.reqs {
+		if r.ConflictID == id {
+			return true
+		}
+	}
+	for _, r := range p.votes {
+		if r.ConflictID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// pendingLine is the undo window's line at the bottom.
+func (m *Model) pendingLine() string {
+	p := m.pending
+	st := m.styles
+	if p.writing {
+		return st.Muted.Render("Writing " + safetext.Line(p.label) + "…")
+	}
+	left := max(0, int(time.Until(p.until).Round(time.Second)/time.Second))
+	return st.Header.Render(safetext.Line(p.label)) + st.Muted.Render(fmt.Sprintf(" — written in %ds · ", left)) +
+		st.Key.Render(keyOf(m.keys.Undo)) + st.Muted.Render(" undo")
+}
+
+// quit ends the screen, writing first any decision still in its undo
+// window: quitting never loses one.
+func (m *Model) quit() tea.Cmd {
+	if m.pending == nil {
+		return tea.Quit
+	}
+	if m.pending.writing {
+		m.quitting = true // pendingDone quits
+		return nil
+	}
+	return tea.Sequence(m.flush(), tea.Quit)
+}

@@ -1,0 +1,382 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A quick decision is one key — keep A, keep B, dismiss — on the conflict
+// on screen or on every marked row, then a one-line rationale at the
+// bottom that already says what will be recorded, or why it would be
+// refused. Enter writes it (after the undo window, pending.go); esc
+// cancels.
+
+// quickKind is which quick decision a prompt writes.
+type quickKind int
+
+const (
+	quickKeepA quickKind = iota
+	quickKeepB
+	quickDismiss
+	// quickReopen takes back a resolved conflict's decision.
+	quickReopen
+)
+
+// prompt is a quick decision being written.
+type prompt struct {
+	kind    quickKind
+	targets []string
+	// plans arrive from the field: what each target's decision would be.
+	plans   []plan
+	loaded  bool
+	input   textinput.Model
+	recent  int // which recent rationale ↑ brought back (-1: none)
+	problem string
+}
+
+// plan is the decision a quick key makes on one conflict, or why it
+// cannot.
+type plan struct {
+	req     model.MergeRequest
+	detail  model.ConflictDetail
+	winner  string
+	refusal string
+}
+
+// plansMsg carries the plans of a prompt's targets.
+type plansMsg struct {
+	targets []string
+	plans   []plan
+}
+
+// quick opens the prompt for a quick decision of kind on targets.
+func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
+	if why := m.canDecide(); why != "" {
+		return m.say("Deciding is disabled: " + why + ".")
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "why? (required; " + keyOf(m.keys.Up) + " brings back a recent rationale)"
+	in.CharLimit = 2000
+	in.SetWidth(max(20, m.width-2))
+	m.prompt = &prompt{kind: kind, targets: targets, input: in, recent: -1}
+	return tea.Batch(m.prompt.input.Focus(), planQuick(m.svc, m.me, kind, targets))
+}
+
+// planQuick works out, for each target, the decision a quick key makes:
+// the honest strategy for a kept unit, dismiss, and whether the field
+// would take it now (MERGE's dry run).
+func planQuick(svc deskReader, me model.Agent, kind quickKind, targets []string) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		plans := make([]plan, len(targets))
+		for i, id := range targets {
+			plans[i] = planOne(ctx, svc, me, kind, id)
+		}
+		return plansMsg{targets: targets, plans: plans}
+	}
+}
+
+func planOne(ctx context.Context, svc deskReader, me model.Agent, kind quickKind, id string) plan {
+	d, err := svc.Detail(ctx, id)
+	if err != nil {
+		return plan{refusal: plainError(err)}
+	}
+	p := plan{detail: d, req: model.MergeRequest{ConflictID: id, ExpectedVersion: d.Conflict.Version,
+		Resolution: model.MergeResolution{Rationale: "—"}}}
+	switch kind {
+	case quickReopen:
+		switch {
+		case !me.IsHumanOperator():
+			p.refusal = "only a human operator (authority 10) takes a decision back"
+		case d.Conflict.Resolution == nil:
+			p.refusal = id + " is not resolved: there is no decision to take back"
+		}
+		return p
+	case quickDismiss:
+		p.req.Strategy = model.Dismiss
+	default:
+		p.winner = d.Conflict.UnitA
+		if kind == quickKeepB {
+			p.winner = d.Conflict.UnitB
+		}
+		s, perr := model.HonestStrategy(me, d, p.winner)
+		if perr != nil {
+			p.refusal = plainError(perr)
+			return p
+		}
+		p.req.Strategy, p.req.Resolution.WinnerID = s, model.Ptr(p.winner)
+	}
+	if err := svc.CheckMerge(ctx, me.ID, p.req); err != nil {
+		p.refusal = plainError(err)
+	}
+	return p
+}
+
+// deskReader is what planning a quick decision reads.
+type deskReader interface {
+	Detail(ctx context.Context, id string) (model.ConflictDetail, error)
+	CheckMerge(ctx context.Context, callerID string, req model.MergeRequest) error
+}
+
+// plansArrived shows what the prompt's decision would do.
+func (m *Model) plansArrived(msg plansMsg) tea.Cmd {
+	p := m.prompt
+	if p == nil || !slices.Equal(p.targets, msg.targets) {
+		return nil
+	}
+	p.plans, p.loaded = msg.plans, true
+	return nil
+}
+
+// promptKey is a key press while the prompt is open.
+func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	p := m.prompt
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		m.prompt = nil
+		return nil
+	case key.Matches(msg, k.Up):
+		if len(m.recent) > 0 {
+			p.recent = min(p.recent+1, len(m.recent)-1)
+			p.input.SetValue(m.recent[p.recent])
+			p.input.CursorEnd()
+		}
+		return nil
+	case key.Matches(msg, k.Down):
+		if p.recent > 0 {
+			p.recent--
+			p.input.SetValue(m.recent[p.recent])
+		} else {
+			p.recent = -1
+			p.input.SetValue("")
+		}
+		return nil
+	case key.Matches(msg, k.Accept):
+		return m.acceptQuick()
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	p.problem = ""
+	return cmd
+}
+
+// acceptQuick writes the prompt's decision on every target the field
+// would take it on, after the undo window.
+func (m *Model) acceptQuick() tea.Cmd {
+	p := m.prompt
+	why := strings.TrimSpace(p.input.Value())
+	switch {
+	case !p.loaded:
+		return nil
+	case why == "":
+		p.problem = "A rationale is required: it goes in the audit trail."
+		return nil
+	}
+	var reqs []model.MergeRequest
+	for _, pl := range p.plans {
+		if pl.refusal == "" {
+			req := pl.req
+			req.Resolution.Rationale = why
+			reqs = append(reqs, req)
+		}
+	}
+	if len(reqs) == 0 {
+		p.problem = "Nothing to write: the field would refuse every one of them."
+		return nil
+	}
+	m.remember(why)
+	m.prompt = nil
+	if p.kind == quickReopen {
+		pl := p.plans[0]
+		return reopen(m.svc, m.opt.As, model.ReopenRequest{ConflictID: pl.req.ConflictID, Rationale: why,
+			ExpectedVersion: pl.req.ExpectedVersion})
+	}
+	m.marks = map[string]bool{}
+	label := m.quickLabel(p.kind, p.plans)
+	if m.screen == screenConflict {
+		m.screen = screenQueue
+	}
+	cmd := m.hold(label, reqs)
+	m.queue.skipTo(m.queueRows(), m.isPending)
+	return cmd
+}
+
+// remember keeps a rationale for ↑, most recent first, without repeats.
+func (m *Model) remember(why string) {
+	m.recent = slices.DeleteFunc(m.recent, func(s string) bool { return s == why })
+	m.recent = append([]string{why}, m.recent...)
+	if len(m.recent) > 20 {
+		m.recent = m.recent[:20]
+	}
+}
+
+// quickLabel names a quick decision in a few words, for the undo line.
+func (m *Model) quickLabel(kind quickKind, plans []plan) string {
+	verb := []string{"keep A", "keep B", "dismiss"}[kind]
+	if len(plans) == 1 {
+		pl := plans[0]
+		if pl.req.Strategy != "" && kind != quickDismiss {
+			verb += " (" + string(pl.req.Strategy) + ")"
+		}
+		return pl.req.ConflictID + ": " + verb
+	}
+	n := 0
+	for _, pl := range plans {
+		if pl.refusal == "" {
+			n++
+		}
+	}
+	return fmt.Sprintf("%s on %d conflicts", verb, n)
+}
+
+// promptView is the prompt's lines: what will be recorded, or why not,
+// and the rationale being typed.
+func (m *Model) promptView() string {
+	p := m.prompt
+	st := m.styles
+	w := m.width
+	var head string
+	switch {
+	case !p.loaded:
+		head = st.Muted.Render("Reading " + safetext.Line(strings.Join(p.targets, ", ")) + "…")
+	case len(p.plans) == 1:
+		head = m.planLine(p.kind, p.plans[0])
+	default:
+		head = m.batchLine(p.kind, p.plans)
+	}
+	lines := wrapLines(head, w)
+	if p.problem != "" {
+		lines = append(lines, wrapLines(st.Error.Render(p.problem), w)...)
+	}
+	hint := st.Muted.Render(helpOf(m.keys.Accept) + " · " + keyOf(m.keys.Back) + " cancel")
+	lines = append(lines, st.Key.Render("›")+" "+p.input.View(), hint)
+	return strings.Join(lines, "\n")
+}
+
+// planLine says what one quick decision records.
+func (m *Model) planLine(kind quickKind, pl plan) string {
+	st := m.styles
+	c := pl.detail.Conflict
+	name := []string{"Keep A", "Keep B", "Dismiss", "Reopen"}[kind]
+	if pl.refusal != "" {
+		return st.Error.Render(name+" on "+safetext.Line(pl.req.ConflictID)+" would be refused: ") + safetext.Line(pl.refusal)
+	}
+	if kind == quickReopen {
+		r := c.Resolution
+		return st.Header.Render(name) + " " + safetext.Line(c.ID) + ": its " + string(r.Strategy) + " decision by " +
+			safetext.Line(r.ResolvedBy) + " is taken back; the conflict is escalated again" + st.Muted.Render(" · why?")
+	}
+	fs := model.Foresee(pl.detail, m.agents, pl.req.Strategy, pl.winner)
+	var parts []string
+	if kind == quickDismiss {
+		parts = append(parts, safetext.Line(c.ID)+" dismissed: both units stand")
+	} else {
+		why := "your judgment"
+		for _, pick := range pl.detail.Picks {
+			if pick.Strategy == pl.req.Strategy && !pick.Tie {
+				why = pick.Why
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s prevails by %s (%s)", safetext.Line(c.ID), safetext.Line(pl.winner), pl.req.Strategy, safetext.Line(why)))
+	}
+	for _, u := range fs.Superseded {
+		parts = append(parts, safetext.Line(u)+" superseded")
+	}
+	parts = append(parts, "notifies "+safetext.Line(strings.Join(fs.Notified, ", ")))
+	return st.Header.Render(name) + " " + strings.Join(parts, st.Muted.Render(" · "))
+}
+
+// batchLine says what a quick decision on marked rows records.
+func (m *Model) batchLine(kind quickKind, plans []plan) string {
+	st := m.styles
+	name := []string{"Keep A on", "Keep B on", "Dismiss"}[kind]
+	var refused []string
+	for _, pl := range plans {
+		if pl.refusal != "" {
+			refused = append(refused, safetext.Line(pl.req.ConflictID))
+		}
+	}
+	line := st.Header.Render(fmt.Sprintf("%s %d marked conflicts", name, len(plans))) +
+		st.Muted.Render(" · each in its own transaction, by the rule that picks the kept unit where one does")
+	if len(refused) > 0 {
+		line += st.Warn.Render(fmt.Sprintf(" · %d would be refused and left: %s", len(refused), strings.Join(refused, ", ")))
+	}
+	return line
+}
+
+// promptHeight is how many lines the prompt takes at the bottom.
+func (m *Model) promptHeight() int {
+	if m.prompt == nil {
+		return 0
+	}
+	return strings.Count(m.promptView(), "\n") + 1
+}
+
+// wrapLines wraps a styled line to w cells.
+func wrapLines(s string, w int) []string {
+	return strings.Split(ansi.Wrap(s, max(10, w), " "), "\n")
+}
+
+// startReopen opens the prompt that takes back the decision of the
+// resolved conflict on screen.
+func (m *Model) startReopen() tea.Cmd {
+	v := &m.conflict
+	switch {
+	case m.canDecide() != "":
+		return m.say("Reopening is disabled: " + m.canDecide() + ".")
+	case !v.loaded:
+		return nil
+	case v.detail.Conflict.Status != model.StatusResolved:
+		return m.say(v.id + " is not resolved: there is no decision to take back.")
+	case !m.me.IsHumanOperator():
+		return m.say("Only a human operator (authority 10) reopens a decision; you are " + m.me.ID + ".")
+	}
+	return m.quick(quickReopen, []string{v.id})
+}
+
+// reopenedMsg is the field's answer to a reopen.
+type reopenedMsg struct {
+	resp model.ReopenResponse
+	err  error
+}
+
+func reopen(svc interface {
+	Reopen(context.Context, string, model.ReopenRequest) (model.ReopenResponse, error)
+}, as string, req model.ReopenRequest) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := svc.Reopen(context.Background(), as, req)
+		return reopenedMsg{resp: resp, err: err}
+	}
+}
+
+// reopened says what taking the decision back did.
+func (m *Model) reopened(msg reopenedMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.say("Not reopened: " + plainError(msg.err))
+	}
+	c := msg.resp.Conflict
+	m.written[c.ID] = c.Version
+	s := "Reopened " + c.ID + ": escalated again"
+	if len(msg.resp.Restored) > 0 {
+		s += "; " + strings.Join(msg.resp.Restored, ", ") + " stand again"
+	}
+	if msg.resp.Retracted != nil {
+		s += "; " + *msg.resp.Retracted + " retracted"
+	}
+	return tea.Batch(m.say(s+"."), m.reloadQueue(), loadDetail(m.svc, c.ID))
+}
