@@ -82,7 +82,7 @@ func number(v any) *float64 {
 }
 
 func queryMemories(ctx context.Context, q queryer, where string, args ...any) ([]memory, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+memoryCols+" FROM memories WHERE "+where+" ORDER BY id", args...)
+	rows, err := q.QueryContext(ctx, "SELECT "+memoryCols+" FROM memories WHERE "+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func memoriesByHash(ctx context.Context, q queryer, hashes ...string) (map[strin
 // memoriesByPrefix loads the memories whose hash matches a GLOB pattern
 // made by prefix; at most a few.
 func memoriesByPrefix(ctx context.Context, q queryer, pattern string) ([]memory, error) {
-	return queryMemories(ctx, q, "content_hash GLOB ? LIMIT 8", pattern)
+	return queryMemories(ctx, q, "content_hash GLOB ? ORDER BY id LIMIT 8", pattern)
 }
 
 // pair is a contradicts edge a → b with a < b, as their lister reads it.
