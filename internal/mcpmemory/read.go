@@ -22,10 +22,9 @@ func policy() model.Policy {
 	p.Quorum = 0
 	p.VoterMinAuthority = model.AuthorityHumanOperator + 1 // nobody votes
 	p.Refused = map[model.Strategy]string{
-		model.Synthesis: "a new memory needs an embedding, which only mcp-memory-service computes; " +
-			"store the merged text through it, then keep that memory here",
-		model.Vote:            "mcp-memory-service has no votes: its conflicts wait for one person",
-		model.HumanEscalation: "mcp-memory-service has no escalation: its conflicts already wait for a person",
+		model.Synthesis:       "a new memory needs an embedding, which only mcp-memory-service computes",
+		model.Vote:            "mcp-memory-service has no votes; its conflicts wait for one person",
+		model.HumanEscalation: "mcp-memory-service has no escalation; its conflicts already wait for a person",
 	}
 	return p
 }

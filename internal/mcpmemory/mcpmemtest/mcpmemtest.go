@@ -164,6 +164,21 @@ func NewAt(t testing.TB, path string, opts ...Option) *DB {
 	return d
 }
 
+// Open opens an existing database at path, as another program (their
+// server) would, to write to it or to check what is in it.
+func Open(t testing.TB, path string) *DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	var vec int
+	db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'memory_embeddings' AND sql LIKE 'CREATE VIRTUAL%'`).Scan(&vec)
+	return &DB{Path: path, t: t, db: db, vec0: vec > 0, Clock: time.Now().UTC().Truncate(time.Second)}
+}
+
 func (d *DB) exec(q string, args ...any) sql.Result {
 	d.t.Helper()
 	r, err := d.db.Exec(q, args...)
