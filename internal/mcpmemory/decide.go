@@ -53,7 +53,7 @@ func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeReques
 		if perr := model.Permit(caller, dt, req.Strategy); perr != nil {
 			return perr
 		}
-		winner, err := pickWinner(dt, req)
+		winner, err := pickWinner(dt, f, req)
 		if err != nil {
 			return err
 		}
@@ -108,22 +108,26 @@ func validate(req model.MergeRequest) error {
 	return nil
 }
 
-// pickWinner is the memory a strategy keeps: the one named, which a
-// deterministic rule must pick too (a tie decides nothing); "" for
-// dismiss.
-func pickWinner(dt model.ConflictDetail, req model.MergeRequest) (string, error) {
+// pickWinner is the memory a strategy keeps: the one named (by its id,
+// a longer prefix of its hash or the whole hash), which a deterministic
+// rule must pick too (a tie decides nothing); "" for dismiss.
+func pickWinner(dt model.ConflictDetail, f found, req model.MergeRequest) (string, error) {
 	const op = model.OpMerge
 	c := dt.Conflict
 	var winner string
 	if w := req.Resolution.WinnerID; w != nil && *w != "" {
-		switch id := strings.ToLower(strings.TrimSpace(*w)); {
-		case id == strings.ToLower(c.UnitA) || len(id) >= minPrefix && strings.HasPrefix(dt.A.Unit.ID, id):
+		id := strings.ToLower(strings.TrimSpace(*w))
+		names := func(unit, hash string) bool {
+			return id == strings.ToLower(unit) || len(id) >= minPrefix && strings.HasPrefix(hash, id)
+		}
+		switch a, b := names(c.UnitA, f.a.hash), names(c.UnitB, f.b.hash); {
+		case a && !b:
 			winner = c.UnitA
-		case id == strings.ToLower(c.UnitB) || len(id) >= minPrefix && strings.HasPrefix(dt.B.Unit.ID, id):
+		case b && !a:
 			winner = c.UnitB
 		default:
 			return "", model.Errorf(op, model.CodeInvalidRequest, "name "+c.UnitA+" or "+c.UnitB,
-				"%q is not one of %s's memories (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
+				"%q does not name one of %s's memories (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
 		}
 	}
 	if req.Strategy.Deterministic() {

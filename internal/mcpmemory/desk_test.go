@@ -68,6 +68,16 @@ func TestQueueIsExactlyTheirListersPairsOldestFirst(t *testing.T) {
 			}
 		}
 	}
+	if _, err := d.Detail(ctx, idOf(s.delKept, s.delGone)); !model.HasCode(err, model.CodeConflictNotFound) {
+		t.Errorf("a pair with a deleted memory: %v", err)
+	}
+	if ud, err := d.Unit(ctx, unitID(s.delGone)); err != nil || ud.Unit.Status != model.UnitRetracted || len(ud.Conflicts) != 0 {
+		t.Errorf("the deleted memory: %+v %v", ud.Unit.Status, err)
+	}
+	if ud, err := d.Unit(ctx, unitID(s.stale)); err != nil || ud.Unit.Status != model.UnitActive ||
+		ud.Unit.Intent.Purpose != "tags: ops, conflict:unresolved" {
+		t.Errorf("the memory with a stale tag: %+v %v", ud.Unit, err)
+	}
 	found, err := d.List(ctx, model.ListQuery{Search: "rate 250"})
 	if err != nil || len(found) != 1 || found[0].ID != idOf(s.rateOld, s.rateNew) {
 		t.Fatalf("search: %+v %v", found, err)
@@ -279,6 +289,10 @@ func TestDismissRemovesThePairsEdgesAndTagAndRecordsWhy(t *testing.T) {
 	if len(s.db.Lister()) != 1 {
 		t.Errorf("their lister still lists it")
 	}
+	if gone, _ := mcpmemtest.Diff(before, after, "memory_content_fts_data"); len(gone) == 0 {
+		t.Errorf("the FTS index did not change: their update trigger did not fire")
+	}
+	s.db.SQL(`INSERT INTO memory_content_fts(memory_content_fts) VALUES('integrity-check')`)
 	dt, err := d.Detail(ctx, id)
 	if err != nil || dt.Conflict.Status != model.StatusResolved || dt.Conflict.Resolution.Strategy != model.Dismiss ||
 		dt.Conflict.Description != "similarity 0.955, divergence 0.2" || dt.A.Unit.Status != model.UnitActive {
@@ -332,9 +346,10 @@ func TestWhatTheirModelCannotHoldIsRefusedSayingWhy(t *testing.T) {
 	if after := s.db.Dump(); !equalDumps(before, after) {
 		t.Fatalf("a refused decision wrote something")
 	}
-	// evidence_count names the supported, older memory: accepted.
+	// evidence_count names the supported, older memory (here by its
+	// whole hash): accepted.
 	if _, err := d.Merge(ctx, "maya", model.MergeRequest{ConflictID: id, Strategy: model.EvidenceCount,
-		Resolution: model.MergeResolution{WinnerID: model.Ptr(unitID(s.p99Old)), Rationale: "supported"}}); err != nil {
+		Resolution: model.MergeResolution{WinnerID: model.Ptr(s.p99Old), Rationale: "supported"}}); err != nil {
 		t.Fatal(err)
 	}
 }
