@@ -30,13 +30,11 @@ func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeReques
 	if err := validate(req); err != nil {
 		return resp, err
 	}
-	caller, err := d.Agent(ctx, callerID)
-	if err != nil {
-		relabelled := *err.(*model.Error)
-		relabelled.Operation = op
-		return resp, &relabelled
+	if callerID == "" {
+		return resp, model.Errorf(op, model.CodeAgentNotRegistered, "say who you are with --as NAME (or ARBITER_AS)", "no caller given")
 	}
-	err = d.write(ctx, op, func(tx *sql.Tx) error {
+	caller := owner(callerID)
+	err := d.write(ctx, op, func(tx *sql.Tx) error {
 		f, err := find(ctx, tx, op, req.ConflictID)
 		if err != nil {
 			return err

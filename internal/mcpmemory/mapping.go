@@ -189,7 +189,7 @@ func (f found) toConflict() model.Conflict {
 		Version:    versionOpen,
 	}
 	if f.dismissed != "" {
-		c.Description = similarityLine(number2(lookup(f.dismissed, "similarity")), f.dismissed)
+		c.Description = similarityLine(parseFloat(lookup(f.dismissed, "similarity")), f.dismissed)
 		c.DetectedAt = lookupTime(f.dismissed, "detected_at")
 	} else {
 		c.Description = similarityLine(f.p.similarity, f.p.metadata.String)
@@ -204,7 +204,7 @@ func (f found) toConflict() model.Conflict {
 	return c
 }
 
-func number2(s string) float64 {
+func parseFloat(s string) float64 {
 	f, _ := strconv.ParseFloat(s, 64)
 	return f
 }
@@ -236,7 +236,7 @@ func (f found) resolution() *model.Resolution {
 	}
 	// Resolved through their server (memory_resolve, the API) or by a
 	// new version of one memory: no record of who, or why.
-	r = &model.Resolution{Strategy: model.Authority, ResolvedBy: Server, ResolvedAt: timeOf(nil)}
+	r = &model.Resolution{Strategy: model.Authority, ResolvedBy: Server}
 	switch {
 	case f.b.supersededBy == f.a.hash:
 		r.WinnerID = model.Ptr(unitID(f.a.hash))

@@ -3,7 +3,6 @@ package mcpmemory
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +38,7 @@ type Desk struct {
 	watch    *sql.Conn
 	path     string
 	readOnly string // why decisions are refused; "" when they are not
+	asked    bool   // read-only because --read-only asked for it
 	owner    string
 	now      func() time.Time
 }
@@ -90,10 +90,9 @@ func Open(ctx context.Context, path string, opt Options) (*Desk, error) {
 	if d.now == nil {
 		d.now = time.Now
 	}
-	switch {
-	case opt.ReadOnly:
+	if d.asked = opt.ReadOnly; d.asked {
 		d.readOnly = "opened with --read-only"
-	default:
+	} else {
 		d.readOnly = notWritable(path)
 	}
 	busy := opt.BusyTimeout
@@ -226,7 +225,7 @@ func (d *Desk) Path() string { return d.path }
 // ReadOnlyReason says why a file asked for read-write was opened
 // read-only ("" otherwise), for the notice the command line prints.
 func (d *Desk) ReadOnlyReason() string {
-	if d.readOnly == "opened with --read-only" {
+	if d.asked {
 		return ""
 	}
 	return d.readOnly
@@ -274,7 +273,7 @@ func (d *Desk) read(ctx context.Context, op string, fn func(*sql.Tx) error) erro
 func (d *Desk) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
 	if d.readOnly != "" {
 		hint := "open it without --read-only"
-		if d.readOnly != "opened with --read-only" {
+		if !d.asked {
 			hint = "fix the file's permissions, or decide on a writable copy"
 		}
 		return model.Errorf(op, model.CodeReadOnly, hint, "the file is read-only (%s); nothing was written", d.readOnly)
@@ -293,5 +292,3 @@ func (d *Desk) write(ctx context.Context, op string, fn func(*sql.Tx) error) err
 	}
 	return nil
 }
-
-var errNotFound = errors.New("not found")

@@ -311,9 +311,9 @@ func hashes(ctx context.Context, q queryer, query string, args ...any) ([]string
 	return out, rows.Err()
 }
 
-// supersededBy lists the memories hash supersedes: those whose
-// superseded_by names it (their resolve, their versioned update), and
-// those whose newer version it is (its parent_id).
+// supersedes lists the memories m supersedes: those whose superseded_by
+// names it (their resolve, their versioned update), and the one it is a
+// newer version of (its parent_id).
 func supersedes(ctx context.Context, q queryer, m memory) ([]string, error) {
 	out, err := hashes(ctx, q, "SELECT content_hash FROM memories WHERE superseded_by = ? ORDER BY id", m.hash)
 	if err != nil {
