@@ -48,7 +48,7 @@ description, or as the start of a word of either unit's text.
 			}
 			return nil
 		},
-		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
+		RunE: a.deskCommand(func(ctx context.Context, _ config.Config, svc review.Desk, _ []string) error {
 			if !asJSON {
 				_, err := a.printQueue(ctx, svc, q)
 				return err
@@ -100,7 +100,7 @@ func statusNames(ss []model.ConflictStatus) []string {
 
 // printQueue prints the counts per status and a table of the conflicts q
 // selects, and returns them.
-func (a *app) printQueue(ctx context.Context, svc *review.Service, q model.ListQuery) ([]model.ConflictSummary, error) {
+func (a *app) printQueue(ctx context.Context, svc review.Desk, q model.ListQuery) ([]model.ConflictSummary, error) {
 	counts, err := svc.Counts(ctx)
 	if err != nil {
 		return nil, err

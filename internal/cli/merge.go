@@ -44,7 +44,7 @@ since you read it. --json prints the MERGE response.`,
 			}
 			return nil
 		},
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+		RunE: a.deskCommand(func(ctx context.Context, cfg config.Config, svc review.Desk, args []string) error {
 			req, err := a.mergeRequest(ctx, svc, args[0], f)
 			if err != nil {
 				return err
@@ -79,7 +79,7 @@ since you read it. --json prints the MERGE response.`,
 }
 
 // mergeRequest builds the MERGE request from the command line.
-func (a *app) mergeRequest(ctx context.Context, svc *review.Service, id string, f mergeFlags) (model.MergeRequest, error) {
+func (a *app) mergeRequest(ctx context.Context, svc review.Desk, id string, f mergeFlags) (model.MergeRequest, error) {
 	req := model.MergeRequest{ConflictID: id, Strategy: model.Strategy(f.strategy), ExpectedVersion: f.expect,
 		Resolution: model.MergeResolution{Rationale: f.rationale}}
 	if f.winner != "" {
@@ -105,7 +105,7 @@ func (a *app) mergeRequest(ctx context.Context, svc *review.Service, id string, 
 }
 
 // winnerID resolves --winner: A and B name the conflict's units.
-func winnerID(ctx context.Context, svc *review.Service, conflictID, winner string) (string, error) {
+func winnerID(ctx context.Context, svc review.Desk, conflictID, winner string) (string, error) {
 	side := strings.ToUpper(strings.TrimSpace(winner))
 	if side != "A" && side != "B" {
 		return winner, nil

@@ -64,7 +64,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
+		RunE: a.deskCommand(func(ctx context.Context, cfg config.Config, svc review.Desk, _ []string) error {
 			return a.runScreen(ctx, cfg, svc, cfg.As)
 		}),
 	}
@@ -181,6 +181,9 @@ func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.
 		opt.ReadOnly = true
 		opt.ReadOnlyWhy = "decisions go to " + cfg.DecisionsOut + " (--decisions-out)"
 		opt.ReadOnlyHint = "leave out --decisions-out to write to the field itself"
+	}
+	if err := refuseForeign(cfg.DB); err != nil {
+		return err
 	}
 	st, err := field.Open(ctx, cfg.DB, opt)
 	if err != nil {

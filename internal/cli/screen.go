@@ -17,7 +17,7 @@ import (
 // runScreen opens the review screen on svc's field for the person as
 // ("": nobody, so the screen only shows the field). Without a terminal to
 // draw on (a pipe, a script, CI) it prints the queue instead.
-func (a *app) runScreen(ctx context.Context, cfg config.Config, svc *review.Service, as string) error {
+func (a *app) runScreen(ctx context.Context, cfg config.Config, svc review.Desk, as string) error {
 	if as != "" {
 		if _, err := svc.Agent(ctx, as); err != nil {
 			return err
@@ -43,7 +43,7 @@ func isTerminal(f any) bool {
 
 // printScreen is the screen for a pipe: the review queue, as `arbiter list`
 // prints it, and how to decide from the command line.
-func (a *app) printScreen(ctx context.Context, cfg config.Config, svc *review.Service, as string) error {
+func (a *app) printScreen(ctx context.Context, cfg config.Config, svc review.Desk, as string) error {
 	rows, err := a.printQueue(ctx, svc, model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge})
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func (a *app) printScreen(ctx context.Context, cfg config.Config, svc *review.Se
 
 // printTurn says what as can do first in the queue rows, as commands
 // that work for them; or, when nothing there is theirs to do, who can.
-func (a *app) printTurn(ctx context.Context, cfg config.Config, svc *review.Service, as string, rows []model.ConflictSummary) error {
+func (a *app) printTurn(ctx context.Context, cfg config.Config, svc review.Desk, as string, rows []model.ConflictSummary) error {
 	me, err := svc.Agent(ctx, as)
 	if err != nil {
 		return err

@@ -38,7 +38,7 @@ status and confidence, its relations both ways and the conflicts it is in.
 
 --json prints the detail object of either.`,
 		Args: exactArgs(1, "one conflict or unit id"),
-		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, args []string) error {
+		RunE: a.deskCommand(func(ctx context.Context, _ config.Config, svc review.Desk, args []string) error {
 			d, err := svc.Detail(ctx, args[0])
 			if model.HasCode(err, model.CodeConflictNotFound) {
 				return a.showUnit(ctx, svc, args[0], asJSON)
@@ -74,7 +74,7 @@ status and confidence, its relations both ways and the conflicts it is in.
 
 // showUnit prints a unit, or says that the id is neither a conflict nor a
 // unit.
-func (a *app) showUnit(ctx context.Context, svc *review.Service, id string, asJSON bool) error {
+func (a *app) showUnit(ctx context.Context, svc review.Desk, id string, asJSON bool) error {
 	d, err := svc.Unit(ctx, id)
 	if model.HasCode(err, model.CodeUnitNotFound) {
 		return model.Errorf(model.OpAttune, model.CodeConflictNotFound, "list the conflicts with `arbiter list`",

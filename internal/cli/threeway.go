@@ -15,7 +15,7 @@ import (
 // comparison compares a conflict's two units against their common
 // ancestor, or with each other when they have none. Every text is
 // cleaned first, so every region of the result is safe to print.
-func comparison(ctx context.Context, svc *review.Service, d model.ConflictDetail) (threeway.Comparison, *model.Unit, error) {
+func comparison(ctx context.Context, svc review.Desk, d model.ConflictDetail) (threeway.Comparison, *model.Unit, error) {
 	a, b := safetext.Block(d.A.Unit.Content), safetext.Block(d.B.Unit.Content)
 	if d.Ancestor == nil {
 		return threeway.CompareTwo(a, b), nil, nil
