@@ -24,6 +24,46 @@ import (
 //
 // Nothing else is written. The strategies their model has no room for
 // are refused by the policy (model.Permit).
+// CheckMerge runs every check Merge runs, in a read transaction: nil
+// when Merge would take req now, else its refusal.
+func (d *Desk) CheckMerge(ctx context.Context, callerID string, req model.MergeRequest) error {
+	const op = model.OpMerge
+	if err := validate(req); err != nil {
+		return err
+	}
+	if callerID == "" {
+		return model.Errorf(op, model.CodeAgentNotRegistered, "say who you are with --as NAME (or ARBITER_AS)", "no caller given")
+	}
+	return d.read(ctx, op, func(tx *sql.Tx) error {
+		_, _, _, err := checkDecision(ctx, tx, owner(callerID), req)
+		return err
+	})
+}
+
+// checkDecision is every rule a decision on their file must meet, read
+// in tx: the pair exists, is at the version the caller saw, the policy
+// lets the caller use the strategy, and the winner is one of the pair's.
+func checkDecision(ctx context.Context, tx *sql.Tx, caller model.Agent, req model.MergeRequest) (found, model.ConflictDetail, string, error) {
+	const op = model.OpMerge
+	f, err := find(ctx, tx, op, req.ConflictID)
+	if err != nil {
+		return f, model.ConflictDetail{}, "", err
+	}
+	dt, err := detail(ctx, tx, f)
+	if err != nil {
+		return f, dt, "", err
+	}
+	if c := dt.Conflict; req.ExpectedVersion != 0 && req.ExpectedVersion != c.Version {
+		return f, dt, "", model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict and decide again",
+			"%s changed since you read it (you saw version %d; it is at %d and is %s)", c.ID, req.ExpectedVersion, c.Version, c.Status)
+	}
+	if perr := model.Permit(caller, dt, req.Strategy); perr != nil {
+		return f, dt, "", perr
+	}
+	winner, err := pickWinner(dt, f, req)
+	return f, dt, winner, err
+}
+
 func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
 	const op = model.OpMerge
 	var resp model.MergeResponse
@@ -35,26 +75,11 @@ func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeReques
 	}
 	caller := owner(callerID)
 	err := d.write(ctx, op, func(tx *sql.Tx) error {
-		f, err := find(ctx, tx, op, req.ConflictID)
-		if err != nil {
-			return err
-		}
-		dt, err := detail(ctx, tx, f)
+		f, dt, winner, err := checkDecision(ctx, tx, caller, req)
 		if err != nil {
 			return err
 		}
 		c := dt.Conflict
-		if req.ExpectedVersion != 0 && req.ExpectedVersion != c.Version {
-			return model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict and decide again",
-				"%s changed since you read it (you saw version %d; it is at %d and is %s)", c.ID, req.ExpectedVersion, c.Version, c.Status)
-		}
-		if perr := model.Permit(caller, dt, req.Strategy); perr != nil {
-			return perr
-		}
-		winner, err := pickWinner(dt, f, req)
-		if err != nil {
-			return err
-		}
 		rec := record{at: d.now(), by: caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), strategy: req.Strategy}
 		if req.Strategy == model.Dismiss {
 			err = dismiss(ctx, tx, f, rec)
