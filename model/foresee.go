@@ -43,6 +43,11 @@ func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresi
 			f.Superseded = []string{loser}
 		}
 	}
+	// Only agents of the field get notifications (a foreign memory file
+	// has nobody to tell).
+	notify = slices.DeleteFunc(notify, func(id string) bool {
+		return !slices.ContainsFunc(agents, func(a Agent) bool { return a.ID == id })
+	})
 	f.Notified = uniqueSorted(notify)
 	return f
 }
