@@ -60,7 +60,7 @@ func (m *markdown) format(j *formatJob, lines int) {
 			break
 		}
 		p := j.left[0]
-		out, err := m.render(p, j.width, j.theme)
+		out, err := m.renderPiece(p, j.width, j.theme)
 		if err != nil {
 			out = ansi.Wrap(p, j.width, " ")
 		}
