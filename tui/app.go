@@ -263,6 +263,8 @@ func (m *Model) headerView() string {
 func (m *Model) footerView() string {
 	line := m.help.ShortHelpView(m.shortHelpKeys())
 	switch {
+	case m.pending != nil && m.flash != "":
+		line = m.pendingLine() + "   " + m.styles.Warn.Render(safetext.Line(m.flash))
 	case m.flash != "":
 		line = m.styles.Warn.Render(safetext.Line(m.flash))
 	case m.pending != nil:

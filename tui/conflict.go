@@ -273,6 +273,9 @@ func (m *Model) notYours() string {
 		return c.ID + " is put to a vote: press " + keyOf(m.keys.Vote) + " to vote."
 	}
 	who := model.WhoActs(v.detail.Policy, m.agents, summaryOf(v.detail))
+	if c.Status == model.StatusPendingVote {
+		return fmt.Sprintf("%s is put to a vote: %s vote on it, not you.", c.ID, who)
+	}
 	return fmt.Sprintf("%s is %s: %s decides it, not you.", c.ID, strings.ReplaceAll(string(c.Status), "_", " "), who)
 }
 

@@ -344,7 +344,7 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	if slices.Contains(f.fields(), fieldWinner) {
 		b.WriteString("\n")
 		mark(fieldWinner)
-		b.WriteString(fieldLabel(st, f.focus == fieldWinner, "Winner") + "  " + f.winnerView(st, k) + "\n")
+		b.WriteString(strings.Join(wrapLines(fieldLabel(st, f.focus == fieldWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
 	}
 	b.WriteString("\n")
 	mark(fieldRationale)

@@ -40,6 +40,7 @@ type (
 	pendingDoneMsg struct {
 		id      int
 		label   string
+		form    string // the form that made it, which shows the answer
 		results []written
 	}
 )
@@ -112,7 +113,7 @@ func (m *Model) flush() tea.Cmd {
 			resp, err := svc.Vote(ctx, as, req)
 			out = append(out, written{conflict: req.ConflictID, vote: &resp, err: err})
 		}
-		return pendingDoneMsg{id: p.id, label: p.label, results: out}
+		return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out}
 	}
 }
 
@@ -164,6 +165,8 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 		}
 	}
 	switch {
+	case msg.form != "" && (m.drafts[msg.form] != nil || m.vote != nil):
+		// The form shows the answer.
 	case len(msg.results) == 1 && len(refused) == 0:
 		cmds = append(cmds, m.say("Written: "+msg.label+"."))
 	case len(msg.results) == 1:

@@ -217,7 +217,7 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
 	case key.Matches(msg, k.Mark):
-		if s, ok := q.selected(); ok {
+		if s, ok := q.selected(); ok && !m.isPending(s.ID) {
 			if m.marks[s.ID] {
 				delete(m.marks, s.ID)
 			} else {
@@ -226,14 +226,17 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 			q.move(1, rows)
 		}
 	case key.Matches(msg, k.MarkAll):
+		// Every row shown but those whose decision waits to be written.
 		all := len(q.rows) > 0
 		for _, r := range q.rows {
-			all = all && m.marks[r.ID]
+			all = all && (m.marks[r.ID] || m.isPending(r.ID))
 		}
 		m.marks = map[string]bool{}
 		if !all {
 			for _, r := range q.rows {
-				m.marks[r.ID] = true
+				if !m.isPending(r.ID) {
+					m.marks[r.ID] = true
+				}
 			}
 		}
 	case key.Matches(msg, k.MineOnly):
@@ -317,14 +320,14 @@ func (m *Model) queueHelp() []key.Binding {
 func (m *Model) queueTargets() []string {
 	var out []string
 	for _, r := range m.queue.rows {
-		if m.marks[r.ID] {
+		if m.marks[r.ID] && !m.isPending(r.ID) {
 			out = append(out, r.ID)
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
-	if s, ok := m.queue.selected(); ok {
+	if s, ok := m.queue.selected(); ok && !m.isPending(s.ID) {
 		return []string{s.ID}
 	}
 	return nil

@@ -42,6 +42,8 @@ type prompt struct {
 	input   textinput.Model
 	recent  int // which recent rationale ↑ brought back (-1: none)
 	problem string
+	// accepting: enter came before the plans; accept once they do.
+	accepting bool
 }
 
 // plan is the decision a quick key makes on one conflict, or why it
@@ -139,6 +141,9 @@ func (m *Model) plansArrived(msg plansMsg) tea.Cmd {
 		return nil
 	}
 	p.plans, p.loaded = msg.plans, true
+	if p.accepting {
+		return m.acceptQuick()
+	}
 	return nil
 }
 
@@ -181,7 +186,11 @@ func (m *Model) acceptQuick() tea.Cmd {
 	p := m.prompt
 	why := strings.TrimSpace(p.input.Value())
 	switch {
+	case why == "":
+		p.problem = "A rationale is required: it goes in the audit trail."
+		return nil
 	case !p.loaded:
+		p.accepting = true // as soon as the field answers
 		return nil
 	case why == "":
 		p.problem = "A rationale is required: it goes in the audit trail."
