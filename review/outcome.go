@@ -121,7 +121,10 @@ func (o *outcome) openVote(r model.Routing) {
 	c := o.d.Conflict
 	c.Status = model.StatusPendingVote
 	c.VoteOpened = &model.Escalation{By: o.by, Reason: o.rationale, Epoch: o.epoch, At: o.now}
-	c.Route = route
+	c.Route = nil // a vote goes to its voters: it has a route only for its deadline
+	if route.Deadline != nil {
+		c.Route = route
+	}
 	o.update(c)
 	if o.err == nil {
 		o.err = o.tx.ClearBallots(c.ID)
