@@ -131,7 +131,7 @@ func (a *app) printQueue(ctx context.Context, svc *review.Service, q model.ListQ
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tSTATUS\tAGE\tAGENTS (A vs B)\tTALLY\tOWNER\tDUE\tDESCRIPTION")
 	for _, r := range rows {
-		owner, due := routeColumns(r.Route, now)
+		owner, due := routeColumns(r.Conflict, now)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s vs %s\t%s\t%s\t%s\t%s\n", clip(r.ID, 24), clean(string(r.Type)), r.Status,
 			age(r.DetectedAt, now), clip(r.AgentA, 20), clip(r.AgentB, 20), tally(r.Tally), owner, due, clip(r.Description, 60))
 	}
@@ -143,15 +143,21 @@ func (a *app) printQueue(ctx context.Context, svc *review.Service, q model.ListQ
 }
 
 // routeColumns are the queue's OWNER and DUE: who it is routed to ("any"
-// for any human operator) and the time left ("2h 10m", "overdue"); "-"
-// for what is not routed or has no deadline.
-func routeColumns(r *model.Route, now time.Time) (string, string) {
+// for any human operator, "voters" for a vote) and the time left ("2h
+// 10m", "overdue"); "-" for what is not routed or has no deadline.
+func routeColumns(c model.Conflict, now time.Time) (string, string) {
+	r := c.Route
 	if r == nil {
 		return "-", "-"
 	}
 	owner, due := "any", r.DueIn(now)
-	if r.Owner != "" {
+	switch {
+	case r.Owner != "":
 		owner = clip(r.Owner, 20)
+	case c.Status == model.StatusPendingVote:
+		owner = "voters"
+	case c.Status == model.StatusResolving:
+		owner = "authors"
 	}
 	if due == "" {
 		due = "-"

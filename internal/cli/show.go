@@ -138,7 +138,16 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 		fmt.Fprintf(w, "rework     sent back by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
 	}
 	if r := c.Route; r != nil {
-		fmt.Fprintf(w, "routed     to %s, %s\n", clean(r.Describe(now)), when(r.Since, now))
+		who := r.Owner
+		if who == "" {
+			who = "any human operator"
+			if c.Status == model.StatusPendingVote {
+				who = "the eligible voters"
+			} else if c.Status == model.StatusResolving {
+				who = "its authors"
+			}
+		}
+		fmt.Fprintf(w, "routed     to %s, %s\n           %s\n", clean(who), when(r.Since, now), clean(r.DescribeDeadline(now)))
 	}
 	if p := c.Proposal; p != nil {
 		fmt.Fprintf(w, "proposal   %s proposes: %s\n", clean(p.By), clean(p.Describe(c)))
