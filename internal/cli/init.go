@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"arbiter/demo"
 	"arbiter/field"
@@ -159,7 +160,9 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 	}()
 	svc := review.New(st)
 	if withDemo {
-		if err := demo.Populate(ctx, svc); err != nil {
+		// The story happens demo.StoryAge before now, so that its
+		// deadlines are near or past.
+		if err := demo.Populate(ctx, review.New(st).WithClock(demo.Clock(time.Now))); err != nil {
 			// %v, not %w: this is init failing, not the field refusing
 			// an operation of the caller's.
 			return fmt.Errorf("%s: filling in the demo failed, so the file was removed: %v", path, err)
