@@ -84,8 +84,8 @@ type tally struct {
 	votes     int             // ballots accepted
 	votedIDs  map[string]int
 	// swept counts what sweeps said they did, by "conflict kind".
-	swept map[string]int
-	refused   map[string]int // code → expected refusals
+	swept   map[string]int
+	refused map[string]int // code → expected refusals
 	// inFlight counts, per operation, the processes killed after trying
 	// it and before hearing back: the field may or may not hold it.
 	inFlight   map[string]int
