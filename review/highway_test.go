@@ -762,3 +762,44 @@ func TestOnlyAHumanOperatorChangesThePolicyAndTheOperatorsAreTold(t *testing.T) 
 	}
 	_ = f
 }
+
+func TestTheHistoryReadsAsSentences(t *testing.T) {
+	ctx := context.Background()
+	f, svc, clk := highway(t, nil)
+	pair := f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	escalateThis(t, svc, pair.Conflict, &model.Routing{To: owner, Deadline: "10h", Fallback: "escalate:" + operator},
+		&model.Proposed{WinnerID: &pair.B})
+	clk.advance(8 * time.Hour)
+	sweep(t, svc) // reminder
+	clk.advance(2 * time.Hour)
+	sweep(t, svc) // escalate:operator
+	if _, err := svc.Rework(ctx, operator, model.ReworkRequest{ConflictID: pair.Conflict, Rationale: "Recount it."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Record(ctx, standard, model.RecordRequest{Type: model.TypeFinding, Content: "Recounted.",
+		Intent: model.Intent{Purpose: "revise"}, Confidence: model.Confidence{Score: model.Ptr(0.6), Reasoning: "recount"},
+		Relations: []model.Relation{{Type: model.RelSupersedes, TargetID: pair.B}}}); err != nil {
+		t.Fatal(err)
+	}
+	d := f.Detail(t, pair.Conflict)
+	var got []string
+	for _, e := range d.Events {
+		got = append(got, model.EventSentence(d.Conflict, e))
+	}
+	want := []string{
+		"standard opened it: " + pair.B + " contradicts " + pair.A,
+		"senior-1 escalated it to lead-person (deadline 2026-11-20 19:00 UTC, in 10h; then escalate:operator); proposes: keep B (" + pair.B + ")",
+		"lead-person reminded: 2h left",
+		"the deadline passed (fallback escalate:operator): it went on to operator (deadline 2026-11-21 05:00 UTC, in 10h; then nothing: overdue)",
+		"operator sent it back to its authors for rework, without a deadline: Recount it.",
+		"standard revised their unit with ",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("history:\n%s", strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d reads %q, want %q", i, got[i], want[i])
+		}
+	}
+}

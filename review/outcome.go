@@ -233,6 +233,9 @@ func (o *outcome) log(op string, payload any) {
 	if o.overridden != nil {
 		p["overridden_ballots"] = o.overridden
 	}
+	if r := o.conflict.Route; r != nil && o.conflict.Status.Routed() && op != model.OpVote {
+		p["route"] = r // where it went, with the policy's defaults applied
+	}
 	for k, v := range o.extra {
 		p[k] = v
 	}

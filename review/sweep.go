@@ -217,6 +217,7 @@ func (s *Service) deadline(tx store.Tx, d model.ConflictDetail, at time.Time) (*
 		o.rationale = fmt.Sprintf("The vote's deadline (%s) passed at %d for A, %d for B of quorum %d; the majority of the ballots cast prevails (the field asks for at least %d). %s",
 			r.Deadline.UTC().Format("2006-01-02 15:04 UTC"), t.ForA, t.ForB, t.Quorum, max(1, p.VoteMinBallots), ballotSummary(c, d.Ballots))
 		o.resolve(model.Vote, majority)
+		o.extra["winner_id"] = majority
 		o.tell(ballotVoters(d.Ballots), model.Notification{Event: model.EventVoteClosed,
 			Summary: fmt.Sprintf("the vote on %s closed at its deadline: %s prevails", c.ID, majority)})
 		req.Strategy = model.Vote
