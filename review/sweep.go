@@ -144,12 +144,12 @@ func remind(tx store.Tx, d model.ConflictDetail, at time.Time, reminders int) (*
 		waits = "waits for its authors' revision"
 	}
 	summary := fmt.Sprintf("%s %s: %s left of %s (%s)", c.ID, waits, r.DueIn(at), model.ShortDuration(r.Length()), r.DescribeDeadline(at))
-	result := fmt.Sprintf("reminded: %s left", r.DueIn(at))
+	result := fmt.Sprintf("%s left of %s", r.DueIn(at), model.ShortDuration(r.Length()))
 	if reminders == 2 {
 		kind, event = model.SweepOverdue, model.EventConflictOverdue
 		summary = fmt.Sprintf("%s is overdue: its deadline %s passed and no fallback executes; it %s still",
 			c.ID, r.Deadline.UTC().Format("2006-01-02 15:04 UTC"), waits)
-		result = "overdue; no fallback executes, it stays " + string(c.Status)
+		result = "no fallback executes: it waits on, overdue"
 	}
 	notified, err := notify(tx, to, model.Notification{Event: event, Epoch: epoch, CreatedAt: at, ConflictID: &c.ID,
 		RequiresAction: true, Summary: summary})

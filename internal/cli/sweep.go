@@ -77,7 +77,11 @@ func printSweep(w io.Writer, rep model.SweepReport) {
 		return
 	}
 	for _, act := range rep.Actions {
-		fmt.Fprintf(w, "%s  %-8s  %s (now %s)\n", clean(act.ConflictID), act.Kind, clean(act.Result), act.Status)
+		now := ""
+		if act.Kind == model.SweepFallback {
+			now = fmt.Sprintf(" (now %s)", act.Status)
+		}
+		fmt.Fprintf(w, "%s  %-8s  %s%s\n", clean(act.ConflictID), act.Kind, clean(act.Result), now)
 		if len(act.NotifiedAgents) > 0 {
 			fmt.Fprintf(w, "  notified    %s\n", cleanList(act.NotifiedAgents))
 		}
