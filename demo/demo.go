@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"time"
 
 	"arbiter/model"
 	"arbiter/review"
@@ -24,7 +25,11 @@ var Leads = []string{"lead-priya", "lead-tomas", "lead-kenji"}
 // Policy returns the policy the demo field is created with: the default
 // level 3 governance, votes among the leads, and a designated role for
 // each conflict type but interpretive ones (those only a person decides
-// by authority).
+// by authority). Escalations are routed to the lead who owns each kind of
+// question — factual ones to the platform lead, interpretive ones to risk
+// and compliance, strategic ones to payments engineering; priorities go
+// to the operator — and owners decide what is routed to them. There is no
+// default deadline: the story sets its own.
 func Policy() model.Policy {
 	p := model.DefaultPolicy()
 	p.VoterRoles = []string{"lead"}
@@ -33,7 +38,28 @@ func Policy() model.Policy {
 		model.ConflictStrategic: "strategist",
 		model.ConflictPriority:  "planner",
 	}
+	p.Owners = map[model.ConflictType]string{
+		model.ConflictFactual:      leadKenji,
+		model.ConflictInterpretive: leadPriya,
+		model.ConflictStrategic:    leadTomas,
+	}
+	p.OwnersDecide = true
 	return p
+}
+
+// StoryAge is how long before the field is created its story happens:
+// the escalations' deadlines run from then, so that a field created now
+// holds one escalation close to its deadline and one overdue.
+const StoryAge = 9 * time.Hour
+
+// Clock is the clock the demo's story runs on, given the clock of the
+// moment the field is created (time.Now for arbiter demo): StoryAge
+// earlier. With it, recon drift's escalation (to ops-maya, with
+// plan-juno's proposal) has 1d 15h left, the peak-load one (to
+// lead-kenji, 10h, then evidence_count) 1h — a tenth of its time — and
+// the idempotency one (to ops-maya, 8h, no fallback) is an hour overdue.
+func Clock(now func() time.Time) func() time.Time {
+	return func() time.Time { return now().Add(-StoryAge) }
 }
 
 // The agents and people of the demo.

@@ -234,8 +234,26 @@ func TestPeopleAreNotified(t *testing.T) {
 		}
 		return out
 	}
-	if n := events(demo.Operator)[model.EventConflictEscalated]; n < 5 {
-		t.Errorf("the operator got %d escalation notices, want at least 5", n)
+	// Each escalation is told to the person it is routed to.
+	for _, c := range conflicts(t, ctx, svc, model.StatusEscalated) {
+		if c.Route == nil || c.Route.Owner == "" {
+			t.Errorf("%s is routed to nobody in particular: %+v", c.ID, c.Route)
+			continue
+		}
+		ns, err := svc.Inbox(ctx, c.Route.Owner, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		told := false
+		for _, n := range ns {
+			told = told || (n.Event == model.EventConflictEscalated && n.ConflictID != nil && *n.ConflictID == c.ID && n.RequiresAction)
+		}
+		if !told {
+			t.Errorf("%s's owner %s was not told it is theirs", c.ID, c.Route.Owner)
+		}
+	}
+	if n := events(demo.Operator)[model.EventConflictEscalated]; n < 2 {
+		t.Errorf("the operator got %d escalation notices, want at least 2", n)
 	}
 	for _, lead := range demo.Leads {
 		if n := events(lead)[model.EventVoteOpened]; n < 4 {
@@ -408,5 +426,72 @@ func TestAnEscalatedConflictRevisesOneEarlierUnit(t *testing.T) {
 	}
 	if len(found) != 1 {
 		t.Fatalf("escalated conflicts with a common ancestor: %v, want one", found)
+	}
+}
+
+// On the clock arbiter demo creates the field with (the story set
+// demo.StoryAge back), the queue holds an escalation with a proposal, one
+// with a tenth of its time left and a fallback, and one overdue without
+// one; sweeping then reminds their owners and executes nothing, so the
+// counts stay.
+func TestTheDemosEscalationsHaveOwnersDeadlinesAndAProposal(t *testing.T) {
+	ctx := context.Background()
+	st, err := field.Create(ctx, filepath.Join(t.TempDir(), "demo.field"), demo.Policy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	created := time.Now()
+	now := func() time.Time { return created }
+	if err := demo.Populate(ctx, review.New(st).WithClock(demo.Clock(now))); err != nil {
+		t.Fatal(err)
+	}
+	svc := review.New(st).WithClock(now)
+	var proposal, close, overdue, toOperator, byPolicy int
+	for _, c := range conflicts(t, ctx, svc, model.StatusEscalated) {
+		r := c.Route
+		if r == nil {
+			t.Fatalf("%s has no route", c.ID)
+		}
+		d := detail(t, ctx, svc, c.ID)
+		if d.Conflict.Proposal != nil {
+			proposal++
+			if d.Conflict.Proposal.By != d.Conflict.Escalation.By {
+				t.Errorf("%s: proposed by %s, escalated by %s", c.ID, d.Conflict.Proposal.By, d.Conflict.Escalation.By)
+			}
+		}
+		left, ok := r.Left(now())
+		switch {
+		case ok && left > 0 && r.Urgent(now()) && r.Fallback != "":
+			close++
+			if got := r.DueIn(now()); got != "1h" {
+				t.Errorf("%s: %s left, want 1h", c.ID, got)
+			}
+		case ok && left <= 0 && r.Fallback == "":
+			overdue++
+		}
+		if r.Owner == demo.Operator {
+			toOperator++
+		} else if d.Policy.Owners[c.Type] == r.Owner {
+			byPolicy++
+		}
+	}
+	if proposal < 2 || close != 1 || overdue != 1 || toOperator < 2 || byPolicy < 2 {
+		t.Errorf("escalations: %d with a proposal, %d close to the deadline, %d overdue, %d to the operator, %d routed by the policy",
+			proposal, close, overdue, toOperator, byPolicy)
+	}
+	rep, err := svc.Sweep(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, a := range rep.Actions {
+		kinds[a.Kind]++
+	}
+	if kinds[model.SweepReminder] != 1 || kinds[model.SweepOverdue] != 1 || kinds[model.SweepFallback] != 0 {
+		t.Errorf("the first sweep did %v", rep.Actions)
+	}
+	if n, _ := svc.Counts(ctx); n[model.StatusEscalated] != 5 {
+		t.Errorf("%d escalated after the sweep, want the demo's 5", n[model.StatusEscalated])
 	}
 }

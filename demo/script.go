@@ -147,6 +147,8 @@ func (u unit) do(ctx context.Context, f *field) error {
 // decide is a MERGE on the conflict opened by unit key Conflict. Winner
 // names the winning unit by key; deterministic strategies check it
 // against their rule, so a story that misreads its own numbers fails.
+// An escalation may be routed (To, Deadline, Fallback) and carry a
+// proposal: keep the unit of key Propose, or ProposeSynthesis.
 type decide struct {
 	Conflict  string
 	By        string
@@ -154,6 +156,11 @@ type decide struct {
 	Winner    string
 	Rationale string
 	Synthesis string
+
+	To, Deadline     string
+	Fallback         model.Fallback
+	Propose          string
+	ProposeSynthesis string
 }
 
 func (d decide) do(ctx context.Context, f *field) error {
@@ -172,6 +179,19 @@ func (d decide) do(ctx context.Context, f *field) error {
 	}
 	if d.Synthesis != "" {
 		req.Resolution.Synthesis = model.Ptr(md(d.Synthesis))
+	}
+	if d.To != "" || d.Deadline != "" || d.Fallback != "" {
+		req.Routing = &model.Routing{To: d.To, Deadline: d.Deadline, Fallback: d.Fallback}
+	}
+	switch {
+	case d.Propose != "":
+		id, err := f.unit(d.Propose)
+		if err != nil {
+			return err
+		}
+		req.Proposal = &model.Proposed{WinnerID: &id}
+	case d.ProposeSynthesis != "":
+		req.Proposal = &model.Proposed{Synthesis: model.Ptr(md(d.ProposeSynthesis))}
 	}
 	_, err = f.svc.Merge(ctx, d.By, req)
 	if err != nil && f.refusedByPolicy(err) {

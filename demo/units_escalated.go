@@ -85,6 +85,13 @@ I would hold Phase 0 open until the FX rounding matches and the query covers eve
 the auditor's sample was drawn from the recon output, so it inherits the same filter.`},
 
 		decide{Conflict: "recon-fx", By: planner, Strategy: model.HumanEscalation,
+			To: Operator, Deadline: "2d", Fallback: model.FallbackRework,
+			ProposeSynthesis: `
+## Phase 0 gate: met for same-currency payments only
+
+Same-currency full captures (81.6 % of volume) drift **0.004 %**, under the 0.01 % gate: they may
+start dual-write on Monday. Cross-currency and partial-capture payments stay in Phase 0 until Keel
+rounds FX like Quarry and the recon query counts every settled class; the gate is re-measured then.`,
 			Rationale: "The rules split: last_write_wins picks sre-atlas's later re-run, while confidence_weighted (0.88 vs 0.64) and evidence_count (2 vs 0) pick ana-quill's report. None of them touches the real question — does the Phase 0 gate measure every settled class, or only same-currency full captures? That is the definition of the gate, which people own, and dual-write starts Monday on the answer."},
 	}
 }
@@ -284,6 +291,7 @@ This has to ship before cohort 0 takes real money — ahead of the dashboard.`},
 			Content: "All three merchants sent one capture each; Keel applied a client retry to the wrong capture. Quarry booked each payment once."},
 
 		decide{Conflict: "idem-bug", By: analyst, Strategy: model.HumanEscalation,
+			To: Operator, Deadline: "8h",
 			Rationale: "All three rules side with the SRE, but the planner holds authority over priority conflicts and wrote the plan being overruled. The trade — a promise to twenty merchants against a known money-moving bug — belongs to someone who can move the promise. Escalating."},
 	}
 }
@@ -364,6 +372,7 @@ Black Friday 2025 peaked at 1,850 distinct authorisations/s, so the load target 
 			Content: "At 19:40 on Black Friday the fraud service's p99 hit 2.8 s; the gateway retries after 1.5 s, so requests roughly doubled in that window."},
 
 		decide{Conflict: "peak-1850", By: analyst, Strategy: model.HumanEscalation,
+			Deadline: "10h", Fallback: model.Fallback(model.EvidenceCount), Propose: "peak-1850",
 			Rationale: "I hold authority over factual conflicts but cannot settle this one from the field: both figures are real counts of different things, the gateway's raw November logs have been rotated out, and the rules split (the later, supported count against the higher confidence). Both revise the planner's estimate; it decides whether we load-test at 3,700/s or 8,400/s. Escalating for someone who can get the acquirer's own count."},
 	}
 }

@@ -16,11 +16,24 @@ type Capabilities struct {
 	// AuthorityOver lists the conflict types the agent decides by
 	// authority (every type, for a human operator).
 	AuthorityOver []ConflictType `json:"authority_over"`
+	// Owns lists the conflict types whose escalations the policy routes
+	// to this agent (who decides them where the policy lets owners
+	// decide).
+	Owns []ConflictType `json:"owns"`
+	// DecideOwned: decide what is routed to them (the policy lets owners
+	// decide).
+	DecideOwned bool `json:"decide_owned"`
 }
 
 // CapabilitiesOf says what a may do under p.
 func CapabilitiesOf(p Policy, a Agent) Capabilities {
-	c := Capabilities{Record: a.CanWrite(), AuthorityOver: []ConflictType{}}
+	c := Capabilities{Record: a.CanWrite(), AuthorityOver: []ConflictType{}, Owns: []ConflictType{}}
+	for _, t := range ConflictTypes {
+		if id, ok := p.Owners[t]; ok && id == a.ID {
+			c.Owns = append(c.Owns, t)
+		}
+	}
+	c.DecideOwned = p.OwnersDecide && p.Level >= 2
 	c.Decide = p.Level >= 2 && a.CanWrite() && (p.Level < 3 || a.Authority >= AuthoritySenior)
 	c.DecideEscalated = p.Level >= 2 && a.IsHumanOperator()
 	c.Vote = p.Allows(Vote) && p.MayVote(a)

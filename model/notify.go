@@ -18,6 +18,17 @@ const (
 	EventVoteCast          = "conflict.vote_cast"
 	EventVoteClosed        = "conflict.vote_closed"
 	EventConflictReopened  = "conflict.reopened"
+	// EventConflictRework: the conflict is sent back to its authors; the
+	// summary is the directive.
+	EventConflictRework = "conflict.rework"
+	// EventConflictReminder: a fifth of the time it waits for you is left.
+	EventConflictReminder = "conflict.reminder"
+	// EventConflictOverdue: its deadline passed and nothing executes.
+	EventConflictOverdue = "conflict.overdue"
+	// EventConflictTimeout: its deadline passed and its fallback executed.
+	EventConflictTimeout = "conflict.timeout"
+	// EventPolicyChanged: a human operator changed the field's policy.
+	EventPolicyChanged = "policy.changed"
 )
 
 // Notification is a message waiting in one agent's outbox.

@@ -11,4 +11,23 @@ const (
 	OpAttune   = "ATTUNE"
 	// OpReopen is arbiter's: a person takes a decision back.
 	OpReopen = "REOPEN"
+	// OpRework is arbiter's: a conflict is sent back to its authors.
+	OpRework = "REWORK"
+	// OpRemind is arbiter's: a sweep reminds the people a conflict waits
+	// for that its deadline nears or has passed.
+	OpRemind = "REMIND"
+	// OpSweep is arbiter's: a sweep of the field's deadlines (errors only;
+	// what it does is logged as MERGE, VOTE, REWORK or REMIND).
+	OpSweep = "SWEEP"
+	// OpPolicy is arbiter's: a human operator changes the field's policy.
+	OpPolicy = "POLICY"
+)
+
+// The agent ids a sweep writes under: FallbackAgent for what executes at a
+// deadline (it is the resolution's resolved_by), SweepAgent for
+// reminders. Neither is a registered agent, and neither may be
+// registered.
+const (
+	FallbackAgent = "fallback"
+	SweepAgent    = "sweep"
 )

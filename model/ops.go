@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // RecordRequest is an Akashik RECORD payload.
 type RecordRequest struct {
 	Mode       Mode       `json:"mode"`
@@ -28,6 +30,20 @@ type MergeRequest struct {
 	Strategy        Strategy        `json:"strategy"`
 	Resolution      MergeResolution `json:"resolution"`
 	ExpectedVersion int64           `json:"expected_version,omitempty"`
+	// Routing is who an escalation goes to and until when, or a vote's
+	// deadline (arbiter's; human_escalation and vote only). Empty parts
+	// take the field's policy.
+	Routing *Routing `json:"routing,omitempty"`
+	// Proposal is what the escalating agent would do (arbiter's;
+	// human_escalation only).
+	Proposal *Proposed `json:"proposal,omitempty"`
+}
+
+// Proposed is what an agent escalating a conflict would do: keep one unit
+// (WinnerID) or replace both with a synthesis (Synthesis); one of them.
+type Proposed struct {
+	WinnerID  *string `json:"winner_id,omitempty"`
+	Synthesis *string `json:"synthesis,omitempty"`
 }
 
 // MergeResolution is the decision part of a MERGE request.
@@ -99,4 +115,57 @@ type VoteResponse struct {
 	// Offline is set when the ballot went to a decisions file instead of
 	// the field (see MergeResponse.Offline).
 	Offline *OfflineRecord `json:"offline,omitempty"`
+}
+
+// ReworkRequest sends a conflict back to the authors of its units, with
+// the rationale as their directive (arbiter's REWORK). Deadline and
+// Fallback bound the revision as an escalation's are bounded; empty ones
+// take the field's policy (a rework's fallback is never rework).
+type ReworkRequest struct {
+	ConflictID      string   `json:"conflict_id"`
+	Rationale       string   `json:"rationale"`
+	Deadline        string   `json:"deadline,omitempty"`
+	Fallback        Fallback `json:"fallback,omitempty"`
+	ExpectedVersion int64    `json:"expected_version,omitempty"`
+}
+
+// ReworkResponse says what sending a conflict back changed.
+type ReworkResponse struct {
+	Status         ConflictStatus `json:"status"`
+	Conflict       Conflict       `json:"conflict"`
+	NotifiedAgents []string       `json:"notified_agents"`
+}
+
+// Sweep kinds: what a sweep did about one conflict.
+const (
+	SweepReminder = "reminder" // a fifth of the time left: the owner was reminded
+	SweepOverdue  = "overdue"  // the deadline passed without a fallback: the owner was told
+	SweepFallback = "fallback" // the deadline passed: the fallback (or a vote's majority) executed
+)
+
+// SweepAction is one thing a sweep did.
+type SweepAction struct {
+	ConflictID string `json:"conflict_id"`
+	// Kind is SweepReminder, SweepOverdue or SweepFallback.
+	Kind string `json:"kind"`
+	// Fallback is the route's fallback ("" for none).
+	Fallback Fallback `json:"fallback,omitempty"`
+	// Status is the conflict's status afterwards.
+	Status ConflictStatus `json:"status"`
+	// Strategy and WinnerID are the resolution a fallback wrote, if any.
+	Strategy Strategy `json:"strategy,omitempty"`
+	WinnerID *string  `json:"winner_id,omitempty"`
+	// Owner is who the conflict is routed to afterwards ("" for any
+	// human operator, or none).
+	Owner string `json:"owner,omitempty"`
+	// Result says in one sentence what happened.
+	Result         string   `json:"result"`
+	NotifiedAgents []string `json:"notified_agents"`
+	Epoch          int64    `json:"epoch"`
+}
+
+// SweepReport is what one sweep of the field's deadlines did.
+type SweepReport struct {
+	At      time.Time     `json:"at"`
+	Actions []SweepAction `json:"actions"`
 }

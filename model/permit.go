@@ -9,10 +9,13 @@ import "fmt"
 //   - detected and resolving conflicts are open to agents; escalated ones
 //     only to a human operator (authority 10), and to the person they are
 //     routed to where the policy lets owners decide (NOT_PERMITTED,
-//     naming who may); a pending vote only to
-//     votes, or, where the policy allows an operator override, to a human
-//     operator's decision; a resolved conflict to nobody
+//     naming who may); so is a conflict that waited for people (escalated
+//     or put to a vote) and was sent back for rework; a pending vote only
+//     to votes, or, where the policy allows an operator override, to a
+//     human operator's decision; a resolved conflict to nobody
 //     (INVALID_TRANSITION).
+//   - Rework (sending a conflict back to its authors) takes what deciding
+//     it takes; it is not a MERGE strategy (review refuses it there).
 //   - Under recusal the author of either unit may not decide it
 //     (NOT_PERMITTED); asking for people or a vote stays open to them.
 //   - At level 3 the authority hierarchy holds: deciding needs a senior
@@ -23,7 +26,7 @@ import "fmt"
 func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 	const op = OpMerge
 	p, c := d.Policy, d.Conflict
-	if !s.Valid() {
+	if !s.Valid() && s != Rework {
 		return Errorf(op, CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", s)
 	}
 	if why, ok := p.Refused[s]; ok {
@@ -48,15 +51,22 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 			return Errorf(op, CodeInvalidTransition, "decide it with a strategy that settles it",
 				"%s is put to a vote; an operator override must settle it", c.ID)
 		}
-	case StatusEscalated:
+	case StatusEscalated, StatusResolving:
+		if !WaitsForPeople(c) {
+			break
+		}
 		if !a.IsHumanOperator() && !owns(p, a, c) {
 			who := "a human operator (authority 10)"
 			if r := c.Route; r != nil && r.Owner != "" && p.OwnersDecide {
 				who = r.Owner + ", its owner, or " + who
 			}
-			return Errorf(op, CodeNotPermitted, "ask "+who, "%s is escalated; only %s may decide it", c.ID, who)
+			what := "is escalated"
+			if c.Status == StatusResolving {
+				what = "was sent back for rework by a person"
+			}
+			return Errorf(op, CodeNotPermitted, "ask "+who, "%s %s; only %s may decide it", c.ID, what, who)
 		}
-		if s == HumanEscalation {
+		if s == HumanEscalation && c.Status == StatusEscalated {
 			return Errorf(op, CodeInvalidTransition, "decide it with another strategy", "%s is already escalated", c.ID)
 		}
 	}
@@ -88,7 +98,22 @@ func Permit(a Agent, d ConflictDetail, s Strategy) *Error {
 // owns reports whether a answers c as the person it is routed to, where
 // the policy lets owners decide.
 func owns(p Policy, a Agent, c Conflict) bool {
-	return p.OwnersDecide && c.Status == StatusEscalated && c.Route != nil && c.Route.Owner != "" && c.Route.Owner == a.ID
+	return p.OwnersDecide && (c.Status == StatusEscalated || c.Status == StatusResolving) &&
+		c.Route != nil && c.Route.Owner != "" && c.Route.Owner == a.ID
+}
+
+// WaitsForPeople reports whether only people decide c now: it is
+// escalated, or it was escalated or put to a vote and then sent back to
+// its authors for rework (a person took it in hand; agents do not decide
+// it behind them while the authors revise).
+func WaitsForPeople(c Conflict) bool {
+	switch c.Status {
+	case StatusEscalated:
+		return true
+	case StatusResolving:
+		return c.Rework != nil && (c.Escalation != nil || c.VoteOpened != nil)
+	}
+	return false
 }
 
 // Choice is a strategy offered to a person, and why it is not available

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -95,4 +97,32 @@ func (p Policy) MayVote(a Agent) bool {
 		return false
 	}
 	return len(p.VoterRoles) == 0 || slices.Contains(p.VoterRoles, a.Role)
+}
+
+// CheckEscalation refuses escalation settings that cannot work: an owner
+// for an unknown conflict type or with an empty id, a negative timeout,
+// an unknown fallback, a fallback without a timeout to run out, and a
+// vote that needs fewer than one ballot.
+func (p Policy) CheckEscalation() error {
+	for t, id := range p.Owners {
+		switch {
+		case !t.Valid():
+			return fmt.Errorf("owner of %q: not a conflict type (factual, interpretive, strategic, priority)", t)
+		case strings.TrimSpace(id) == "":
+			return fmt.Errorf("owner of %s conflicts: give a person's id", t)
+		}
+	}
+	if p.EscalationTimeout < 0 {
+		return fmt.Errorf("escalation timeout %s: use a positive duration, or 0 for none", p.EscalationTimeout)
+	}
+	if _, err := ParseFallback(string(p.EscalationFallback)); err != nil {
+		return err
+	}
+	if p.EscalationFallback != "" && p.EscalationTimeout == 0 {
+		return fmt.Errorf("escalation fallback %s needs an escalation timeout to run out", p.EscalationFallback)
+	}
+	if p.VoteMinBallots < 1 {
+		return fmt.Errorf("vote min ballots %d: a vote's deadline needs at least one ballot to decide", p.VoteMinBallots)
+	}
+	return nil
 }

@@ -136,3 +136,153 @@ func ParseDeadline(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// Due is what a routed conflict's clock asks for at a moment.
+type Due int
+
+const (
+	// DueNothing: its time is not up, or it was told already.
+	DueNothing Due = iota
+	// DueReminder: a fifth of its time is left and nobody was reminded.
+	DueReminder
+	// DueOverdue: its deadline passed, there is no fallback, and nobody
+	// was told it is overdue.
+	DueOverdue
+	// DueDeadline: its deadline passed and something executes: its
+	// fallback, or for a vote the majority of the ballots cast.
+	DueDeadline
+)
+
+// DueAt says what the route of a conflict in status s asks for at now. A
+// vote's deadline always asks for something (its ballots may decide it
+// without a fallback); an escalation or a rework without a fallback is
+// only ever reminded, once at a fifth of its time left and once overdue.
+func (r Route) DueAt(s ConflictStatus, now time.Time) Due {
+	if r.Deadline == nil || !s.Routed() {
+		return DueNothing
+	}
+	if !now.Before(*r.Deadline) {
+		switch {
+		case r.Fallback != "" || (s == StatusPendingVote && r.Reminded < 2):
+			return DueDeadline
+		case r.Reminded < 2:
+			return DueOverdue
+		}
+		return DueNothing
+	}
+	if at := r.RemindAt(); at != nil && !now.Before(*at) && r.Reminded < 1 {
+		return DueReminder
+	}
+	return DueNothing
+}
+
+// Routed reports whether a conflict in status s can have a route: it
+// waits for people (escalated, put to a vote) or for its authors'
+// revision (resolving, sent back for rework).
+func (s ConflictStatus) Routed() bool {
+	return s == StatusEscalated || s == StatusPendingVote || s == StatusResolving
+}
+
+// DueIn says how long the route has left at now, as the queue shows it:
+// "2h 10m", "45m", "3d 4h", "overdue", or "" without a deadline.
+func (r Route) DueIn(now time.Time) string {
+	left, ok := r.Left(now)
+	switch {
+	case !ok:
+		return ""
+	case left <= 0:
+		return "overdue"
+	}
+	return ShortDuration(left)
+}
+
+// ShortDuration writes d in its two largest units, rounded down: "2d 4h",
+// "2h 10m", "45m", "30s".
+func ShortDuration(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour:
+		days, hours := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+		if hours == 0 {
+			return fmt.Sprintf("%dd", days)
+		}
+		return fmt.Sprintf("%dd %dh", days, hours)
+	case d >= time.Hour:
+		hours, mins := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if mins == 0 {
+			return fmt.Sprintf("%dh", hours)
+		}
+		return fmt.Sprintf("%dh %dm", hours, mins)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
+}
+
+// Length is how long the route runs from Since to its deadline, 0
+// without one.
+func (r Route) Length() time.Duration {
+	if r.Deadline == nil {
+		return 0
+	}
+	return r.Deadline.Sub(r.Since)
+}
+
+// Describe says in a few words who the route waits for and until when, at
+// now: "lead-priya, deadline 2026-11-20 17:00 UTC (in 8h), then dismiss";
+// "any human operator, no deadline".
+func (r Route) Describe(now time.Time) string {
+	who := r.Owner
+	if who == "" {
+		who = "any human operator"
+	}
+	return who + ", " + r.DescribeDeadline(now)
+}
+
+// DescribeDeadline is Describe without the owner.
+func (r Route) DescribeDeadline(now time.Time) string {
+	if r.Deadline == nil {
+		return "no deadline"
+	}
+	when := r.Deadline.UTC().Format("2006-01-02 15:04 UTC")
+	if left := r.DueIn(now); left == "overdue" {
+		when += " (overdue)"
+	} else {
+		when += " (in " + left + ")"
+	}
+	then := "then nothing executes: it stays until someone answers"
+	if r.Fallback != "" {
+		then = "then " + string(r.Fallback)
+	}
+	return "deadline " + when + ", " + then
+}
+
+// RoutedTo reports whether the route names id as its owner.
+func (r *Route) RoutedTo(id string) bool { return r != nil && id != "" && r.Owner == id }
+
+// Describe says what the proposal is, in the conflict's terms: "keep A
+// (mem-023)", "a synthesis".
+func (p Proposal) Describe(c Conflict) string {
+	switch {
+	case p.WinnerID != nil:
+		return "keep " + c.Side(*p.WinnerID) + " (" + *p.WinnerID + ")"
+	case p.Synthesis != nil:
+		return "replace both with a synthesis"
+	}
+	return "nothing"
+}
+
+// FormatDeadline writes a deadline's length as ParseDeadline reads it:
+// "2d", "4h", "1h30m", "90s".
+func FormatDeadline(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -48,6 +48,8 @@ func (s Strategy) About() string {
 		return "send it to a human operator"
 	case Dismiss:
 		return "not a real conflict: both units stand (arbiter's own)"
+	case Rework:
+		return "send it back to its authors to revise (arbiter's own; `arbiter rework`)"
 	}
 	return ""
 }
@@ -55,11 +57,11 @@ func (s Strategy) About() string {
 // Valid reports whether s is a known strategy.
 func (s Strategy) Valid() bool { return slices.Contains(Strategies, s) }
 
-// Level is the lowest conformance level that offers s. Dismiss is
-// offered wherever MERGE is.
+// Level is the lowest conformance level that offers s. Dismiss and
+// Rework are offered wherever MERGE is.
 func (s Strategy) Level() int {
 	switch s {
-	case LastWriteWins, ConfidenceWeighted, HumanEscalation, Dismiss:
+	case LastWriteWins, ConfidenceWeighted, HumanEscalation, Dismiss, Rework:
 		return 2
 	default:
 		return 3
@@ -79,8 +81,9 @@ func (s Strategy) Deterministic() bool {
 }
 
 // Resolves reports whether a successful MERGE with s resolves the conflict
-// at once (rather than escalating it or opening a vote).
+// at once (rather than escalating it or opening a vote). Rework counts as
+// settling: sending a conflict back takes what deciding it takes.
 func (s Strategy) Resolves() bool { return s != HumanEscalation && s != Vote }
 
 // Extension reports whether s is arbiter's own, not the protocol's.
-func (s Strategy) Extension() bool { return s == Dismiss }
+func (s Strategy) Extension() bool { return s == Dismiss || s == Rework }

@@ -24,11 +24,13 @@ const (
 // resolved one, or when recusal keeps a off it.
 func TurnOf(p Policy, a Agent, s ConflictSummary, voted bool) Turn {
 	recused := p.RecusedFrom(a, s.AgentA, s.AgentB)
-	switch s.Status {
-	case StatusEscalated:
+	if WaitsForPeople(s.Conflict) {
 		if (a.IsHumanOperator() || owns(p, a, s.Conflict)) && p.Level >= 2 && !recused {
 			return TurnDecide
 		}
+		return TurnNone
+	}
+	switch s.Status {
 	case StatusPendingVote:
 		switch {
 		case p.MayVote(a) && !recused && !voted:
@@ -54,15 +56,17 @@ func WhoActs(p Policy, agents []Agent, s ConflictSummary) string {
 			ids = append(ids, a.ID)
 		}
 	}
-	who := "nobody registered"
-	switch s.Status {
-	case StatusEscalated:
-		who = "a human operator"
-	case StatusPendingVote:
-		who = "the eligible voters"
-	case StatusResolved:
+	var who string
+	switch {
+	case s.Status == StatusResolved:
 		return "nobody: it is resolved"
-	case StatusDetected, StatusResolving:
+	case WaitsForPeople(s.Conflict) && s.Route != nil && s.Route.Owner != "" && p.OwnersDecide:
+		who = s.Route.Owner + ", its owner, or a human operator"
+	case WaitsForPeople(s.Conflict):
+		who = "a human operator"
+	case s.Status == StatusPendingVote:
+		who = "the eligible voters"
+	default:
 		who = "a senior agent"
 	}
 	if len(ids) == 0 {

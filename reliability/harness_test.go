@@ -83,7 +83,9 @@ type tally struct {
 	mergedIDs map[string]int  // conflict → MERGEs accepted
 	votes     int             // ballots accepted
 	votedIDs  map[string]int
-	refused   map[string]int // code → expected refusals
+	// swept counts what sweeps said they did, by "conflict kind".
+	swept   map[string]int
+	refused map[string]int // code → expected refusals
 	// inFlight counts, per operation, the processes killed after trying
 	// it and before hearing back: the field may or may not hold it.
 	inFlight   map[string]int
@@ -97,7 +99,7 @@ type tally struct {
 func newTally() *tally {
 	return &tally{units: map[string]bool{}, conflicts: map[string]bool{}, merges: map[string]int{},
 		mergedIDs: map[string]int{}, votedIDs: map[string]int{}, refused: map[string]int{}, inFlight: map[string]int{},
-		slowest: map[string]time.Duration{}}
+		slowest: map[string]time.Duration{}, swept: map[string]int{}}
 }
 
 // add reads one worker's output. A killed worker's last line may be cut
@@ -135,6 +137,9 @@ func (t *tally) add(out string, killed bool) {
 			case "vote":
 				t.votes++
 				t.votedIDs[f[2]]++
+			case "sweep":
+				t.swept[f[2]+" "+f[3]]++
+				continue // more lines of the same sweep may follow
 			}
 		case "REFUSED":
 			t.refused[f[1]]++

@@ -22,6 +22,9 @@ type fieldFacts struct {
 	byStatus                 map[model.ConflictStatus]int
 	byStrategy               map[model.Strategy]int
 	epoch                    int64
+	// timeouts and reminders count, per conflict, the events a fallback
+	// and a reminder logged.
+	timeouts, reminders map[string]int
 }
 
 func (f fieldFacts) String() string {
@@ -71,7 +74,8 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	}
 	defer db.Close()
 
-	facts := fieldFacts{byStatus: map[model.ConflictStatus]int{}, byStrategy: map[model.Strategy]int{}}
+	facts := fieldFacts{byStatus: map[model.ConflictStatus]int{}, byStrategy: map[model.Strategy]int{},
+		timeouts: map[string]int{}, reminders: map[string]int{}}
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Errorf(format, args...)
@@ -107,10 +111,13 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	})
 	events := map[string]int{}
 	lastEpoch, ordered := int64(0), true
-	query(t, db, "SELECT operation, epoch FROM events ORDER BY id", func(r scanner) error {
-		var op string
+	query(t, db, "SELECT operation, epoch, agent_id FROM events ORDER BY id", func(r scanner) error {
+		var op, agent string
 		var e int64
-		err := r.Scan(&op, &e)
+		err := r.Scan(&op, &e, &agent)
+		if agent == model.FallbackAgent || agent == model.SweepAgent {
+			op = "SWEEP " + op // what deadlines did, apart from what workers were told
+		}
 		events[op]++
 		facts.events++
 		if e < lastEpoch {
@@ -151,12 +158,13 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 		}
 		a.inConflicts++
 		b.inConflicts++
-		var merges, closing, detects int
+		var merges, closing, detects, reworks, reminders, timeouts int
 		var resolving []model.Event
 		var voteEpochs []int64
 		for _, e := range d.Events {
 			var p struct {
-				Status model.ConflictStatus `json:"status"`
+				Status  model.ConflictStatus `json:"status"`
+				Outcome string               `json:"outcome"`
 			}
 			json.Unmarshal(e.Payload, &p)
 			switch e.Operation {
@@ -164,6 +172,10 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 				detects++
 			case "MERGE":
 				merges++
+			case "REWORK":
+				reworks++
+			case "REMIND":
+				reminders++
 			case "VOTE":
 				voteEpochs = append(voteEpochs, e.Epoch)
 				if p.Status != model.StatusPendingVote {
@@ -173,9 +185,26 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 			if (e.Operation == "MERGE" || e.Operation == "VOTE") && p.Status == model.StatusResolved {
 				resolving = append(resolving, e)
 			}
+			if p.Outcome == "timeout" {
+				timeouts++
+				if e.AgentID != model.FallbackAgent {
+					fail("%s: a timeout logged by %s, not by the fallback", c.ID, e.AgentID)
+				}
+			}
 		}
-		if detects != 1 || c.Version != int64(1+merges+closing) {
-			fail("%s: version %d after %d DETECT, %d MERGE and %d closing VOTE events", c.ID, c.Version, detects, merges, closing)
+		facts.timeouts[c.ID], facts.reminders[c.ID] = timeouts, reminders
+		// A conflict's version counts every change: MERGEs (a fallback's
+		// too), closing ballots and reworks; reminders change nothing.
+		if detects != 1 || c.Version != int64(1+merges+closing+reworks) {
+			fail("%s: version %d after %d DETECT, %d MERGE, %d closing VOTE and %d REWORK events", c.ID, c.Version, detects, merges, closing, reworks)
+		}
+		// A route is reminded at a fifth of its time left (1), then told it
+		// is overdue (2) — or only the latter, if no sweep came between.
+		if r := c.Route; r != nil && (r.Reminded > 0) != (reminders > 0) || (r != nil && reminders > r.Reminded) {
+			fail("%s: its route counts %d reminders, the log holds %d", c.ID, r.Reminded, reminders)
+		}
+		if reminders > 2 {
+			fail("%s: reminded %d times", c.ID, reminders)
 		}
 		notified := map[string][]string{} // event → agents, at the conflict's last change
 		for _, n := range d.Notifications {
@@ -261,6 +290,10 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 			if r.WinnerID != nil || a.status != string(model.UnitActive) || b.status != string(model.UnitActive) {
 				fail("%s: dismissed with winner %v, units %s and %s", c.ID, r.WinnerID, a.status, b.status)
 			}
+		case model.Rework:
+			if r.WinnerID != nil || (a.status != string(model.UnitSuperseded) && b.status != string(model.UnitSuperseded)) {
+				fail("%s: resolved by a revision with winner %v, units %s and %s", c.ID, r.WinnerID, a.status, b.status)
+			}
 		default:
 			if r.WinnerID == nil {
 				fail("%s: %s without a winner", c.ID, r.Strategy)
@@ -286,8 +319,12 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 					forWinner++
 				}
 			}
-			if len(d.Ballots) < policy.Quorum || 2*forWinner <= len(d.Ballots) {
-				fail("%s: won by vote with %d of %d ballots (quorum %d)", c.ID, forWinner, len(d.Ballots), policy.Quorum)
+			least := policy.Quorum
+			if r.ResolvedBy == model.FallbackAgent { // at its deadline
+				least = max(1, policy.VoteMinBallots)
+			}
+			if len(d.Ballots) < least || 2*forWinner <= len(d.Ballots) {
+				fail("%s: won by vote with %d of %d ballots (at least %d needed)", c.ID, forWinner, len(d.Ballots), least)
 			}
 			var voters []string
 			for _, bl := range d.Ballots {

@@ -24,6 +24,7 @@ import (
 //	OK record mem-012 mem-013 conflict-006
 //	OK merge conflict-006 synthesis resolved
 //	OK vote conflict-004 resolved
+//	OK sweep conflict-009 fallback resolved
 //	REFUSED INVALID_TRANSITION
 //	UNEXPECTED MERGE FIELD_BUSY: another program kept the field locked…
 //	DONE
@@ -31,7 +32,7 @@ import (
 // A TRY line comes before each write, so that a process killed in the
 // middle of one can be told from one killed between two.
 const (
-	envRole  = "ARBITER_RELIABILITY_WORKER" // writer, decider, voter or chaos
+	envRole  = "ARBITER_RELIABILITY_WORKER" // writer, decider, voter, chaos or sweeper
 	envField = "ARBITER_RELIABILITY_FIELD"
 	envUntil = "ARBITER_RELIABILITY_UNTIL" // Unix nanoseconds
 	envSeed  = "ARBITER_RELIABILITY_SEED"
@@ -83,6 +84,8 @@ func runWorker() int {
 			w.decide()
 		case "voter":
 			w.vote()
+		case "sweeper":
+			w.sweep()
 		case "chaos":
 			switch r := w.rng.IntN(10); {
 			case r < 3:
@@ -97,8 +100,8 @@ func runWorker() int {
 			return 1
 		}
 		w.done()
-		if role == "chaos" {
-			out.Flush() // it will be killed: what it says must be out
+		if role == "chaos" || role == "sweeper" {
+			out.Flush() // it may be killed: what it says must be out
 		}
 	}
 	for op, d := range w.slowest {
@@ -136,7 +139,7 @@ func (w *worker) try(op string) {
 	w.op, w.tried = op, time.Now()
 	w.seq++
 	fmt.Fprintf(w.out, "TRY %s %d\n", op, w.seq)
-	if w.role == "chaos" {
+	if w.role == "chaos" || w.role == "sweeper" {
 		w.out.Flush()
 	}
 }
@@ -298,4 +301,21 @@ func (w *worker) vote() {
 		return
 	}
 	fmt.Fprintf(w.out, "OK vote %s %s\n", d.Conflict.ID, resp.Status)
+}
+
+// sweep does what the field's deadlines ask for, as arbiter sweep does,
+// and says each thing it did.
+func (w *worker) sweep() {
+	w.try("sweep")
+	rep, err := w.svc.Sweep(w.ctx)
+	for _, a := range rep.Actions {
+		fmt.Fprintf(w.out, "OK sweep %s %s %s\n", a.ConflictID, a.Kind, a.Status)
+	}
+	if err != nil {
+		w.report("SWEEP", err)
+		return
+	}
+	if len(rep.Actions) == 0 {
+		fmt.Fprintln(w.out, "OK sweep-nothing")
+	}
 }

@@ -14,7 +14,7 @@ func notify(tx store.Tx, ids []string, n model.Notification) ([]string, error) {
 	seen := map[string]bool{}
 	out := []string{}
 	for _, id := range ids {
-		if id == "" || seen[id] {
+		if id == "" || seen[id] || id == model.FallbackAgent || id == model.SweepAgent {
 			continue
 		}
 		seen[id] = true

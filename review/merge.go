@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"arbiter/model"
 	"arbiter/store"
@@ -94,10 +95,19 @@ func (s *Service) checkMerge(tx store.Tx, callerID string, req model.MergeReques
 	if err := standing(d, winner); err != nil {
 		return d, "", err
 	}
+	if p := req.Proposal; p != nil && p.WinnerID != nil {
+		if _, ok := c.Other(*p.WinnerID); !ok {
+			return d, "", model.Errorf(op, model.CodeInvalidRequest, "propose "+c.UnitA+" or "+c.UnitB,
+				"the proposal keeps %q, which is not one of %s's units (%s, %s)", *p.WinnerID, c.ID, c.UnitA, c.UnitB)
+		}
+	}
 	if req.Strategy == model.Vote {
 		if err := quorumReachable(tx, d); err != nil {
 			return d, "", err
 		}
+	}
+	if err := checkRoute(tx, d, req); err != nil {
+		return d, "", err
 	}
 	return d, winner, nil
 }
@@ -149,6 +159,8 @@ func describe(c model.Conflict) string {
 		return "was escalated by " + c.Escalation.By
 	case c.Status == model.StatusPendingVote:
 		return "is put to a vote"
+	case c.Status == model.StatusResolving && c.Rework != nil:
+		return "was sent back for rework by " + c.Rework.By
 	}
 	return "is " + string(c.Status)
 }
@@ -157,6 +169,9 @@ func validateMerge(req model.MergeRequest) error {
 	const op = model.OpMerge
 	r := req.Resolution
 	switch {
+	case req.Strategy == model.Rework:
+		return model.Errorf(op, model.CodeInvalidRequest, "send it back with `arbiter rework`",
+			"rework is not decided by MERGE: a conflict is sent back to its authors with REWORK")
 	case !req.Strategy.Valid():
 		return model.Errorf(op, model.CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", req.Strategy)
 	case strings.TrimSpace(r.Rationale) == "":
@@ -169,6 +184,24 @@ func validateMerge(req model.MergeRequest) error {
 		return model.Errorf(op, model.CodeInvalidRequest, "give the synthesis text", "synthesis needs the new unit's text")
 	case req.Strategy != model.Synthesis && r.Synthesis != nil && *r.Synthesis != "":
 		return model.Errorf(op, model.CodeInvalidRequest, "use --strategy synthesis", "only synthesis takes synthesis text")
+	case req.Routing != nil && req.Strategy != model.HumanEscalation && req.Strategy != model.Vote:
+		return model.Errorf(op, model.CodeInvalidRequest, "leave out the owner, deadline and fallback",
+			"only human_escalation and vote are routed to people; %s decides at once", req.Strategy)
+	case req.Proposal != nil && req.Strategy != model.HumanEscalation:
+		return model.Errorf(op, model.CodeInvalidRequest, "propose with human_escalation", "only an escalation carries a proposal")
+	}
+	if req.Routing != nil {
+		if err := checkRouting(op, *req.Routing); err != nil {
+			return err
+		}
+	}
+	if p := req.Proposal; p != nil {
+		winner := p.WinnerID != nil && *p.WinnerID != ""
+		synthesis := p.Synthesis != nil && strings.TrimSpace(*p.Synthesis) != ""
+		if winner == synthesis {
+			return model.Errorf(op, model.CodeInvalidRequest, "propose one unit to keep, or a synthesis",
+				"a proposal keeps one unit or writes a synthesis: one of them")
+		}
 	}
 	return nil
 }
@@ -182,11 +215,15 @@ func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner,
 	if d.Conflict.Status == model.StatusPendingVote {
 		o.override()
 	}
+	var routing model.Routing
+	if req.Routing != nil {
+		routing = *req.Routing
+	}
 	switch req.Strategy {
 	case model.HumanEscalation:
-		o.escalate(o.rationale)
+		o.escalate(o.rationale, routing, req.Proposal)
 	case model.Vote:
-		o.openVote()
+		o.openVote(routing)
 	case model.Synthesis:
 		o.synthesize(*req.Resolution.Synthesis)
 	case model.Dismiss:
@@ -213,4 +250,24 @@ func standing(d decision, winner string) error {
 			"%s cannot prevail: it is already %s", u.ID, u.Status)
 	}
 	return nil
+}
+
+// checkRoute refuses an escalation's or a vote's routing that the field
+// cannot follow (an owner who is not a registered person, a fallback
+// without a deadline), before anything is written or sent offline.
+func checkRoute(tx store.Tx, d decision, req model.MergeRequest) error {
+	kind := routeEscalation
+	switch req.Strategy {
+	case model.HumanEscalation:
+	case model.Vote:
+		kind = routeVote
+	default:
+		return nil
+	}
+	var r model.Routing
+	if req.Routing != nil {
+		r = *req.Routing
+	}
+	_, _, err := routeFor(tx, model.OpMerge, d.ConflictDetail, kind, d.caller.ID, r, time.Time{})
+	return err
 }

@@ -29,6 +29,9 @@ type outcome struct {
 	superseded []string
 	newUnit    *string
 	notified   []string
+	// extra goes into the logged event's payload besides the request and
+	// the outcome (a fallback's "outcome": "timeout", say).
+	extra map[string]any
 }
 
 func (o *outcome) update(c model.Conflict) {
@@ -61,23 +64,67 @@ func (o *outcome) authors() []string {
 	return []string{o.d.A.Unit.Source.AgentID, o.d.B.Unit.Source.AgentID}
 }
 
-func (o *outcome) escalate(reason string) {
+// escalate sends the conflict to people, routed as r and the policy say,
+// with the escalating agent's proposal if there is one.
+func (o *outcome) escalate(reason string, r model.Routing, proposal *model.Proposed) {
+	if o.err != nil {
+		return
+	}
+	route, note, err := routeFor(o.tx, cmp.Or(o.op, model.OpMerge), o.d.ConflictDetail, routeEscalation, o.by, r, o.now)
+	if err != nil {
+		o.err = err
+		return
+	}
+	var p *model.Proposal
+	if proposal != nil {
+		p = &model.Proposal{By: o.by, WinnerID: proposal.WinnerID, Synthesis: proposal.Synthesis}
+	}
+	o.escalateRoute(reason, route, note, p)
+}
+
+// escalateRoute sends the conflict to people along route: its owner and
+// the authors are told, or, without an owner, the authors and every human
+// operator.
+func (o *outcome) escalateRoute(reason string, route *model.Route, note string, p *model.Proposal) {
 	c := o.d.Conflict
 	c.Status = model.StatusEscalated
 	c.Escalation = &model.Escalation{By: o.by, Reason: reason, Epoch: o.epoch, At: o.now}
+	c.Route, c.Proposal = route, p
 	o.update(c)
-	ops, err := humanOperators(o.tx)
-	if o.err == nil {
-		o.err = err
+	to, who := []string{route.Owner}, route.Owner
+	if route.Owner == "" {
+		ops, err := humanOperators(o.tx)
+		if o.err == nil {
+			o.err = err
+		}
+		to, who = ops, "a human operator"
 	}
-	o.tell(append(o.authors(), ops...), model.Notification{Event: model.EventConflictEscalated, RequiresAction: true,
-		Summary: fmt.Sprintf("%s escalated to a human operator by %s: %s", c.ID, o.by, oneLine(reason))})
+	summary := fmt.Sprintf("%s escalated to %s by %s%s: %s", c.ID, who, o.by, routeSentence(route, o.now), oneLine(reason))
+	if p != nil {
+		summary += fmt.Sprintf(" %s proposes: %s.", p.By, p.Describe(c))
+	}
+	if note != "" {
+		summary += " (" + note + ")"
+	}
+	o.tell(append(o.authors(), to...), model.Notification{Event: model.EventConflictEscalated, RequiresAction: true, Summary: summary})
 }
 
-func (o *outcome) openVote() {
+func (o *outcome) openVote(r model.Routing) {
+	if o.err != nil {
+		return
+	}
+	route, _, err := routeFor(o.tx, cmp.Or(o.op, model.OpMerge), o.d.ConflictDetail, routeVote, o.by, r, o.now)
+	if err != nil {
+		o.err = err
+		return
+	}
 	c := o.d.Conflict
 	c.Status = model.StatusPendingVote
 	c.VoteOpened = &model.Escalation{By: o.by, Reason: o.rationale, Epoch: o.epoch, At: o.now}
+	c.Route = nil // a vote goes to its voters: it has a route only for its deadline
+	if route.Deadline != nil {
+		c.Route = route
+	}
 	o.update(c)
 	if o.err == nil {
 		o.err = o.tx.ClearBallots(c.ID)
@@ -87,14 +134,14 @@ func (o *outcome) openVote() {
 		o.err = err
 	}
 	o.tell(append(o.authors(), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
-		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d)", c.ID, o.by, o.d.Policy.Quorum)})
+		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d%s)", c.ID, o.by, o.d.Policy.Quorum, routeSentence(route, o.now))})
 }
 
 // resolve settles the conflict for winner ("" when nobody wins: dismiss);
 // the loser is superseded.
 func (o *outcome) resolve(strategy model.Strategy, winner string) {
 	c := o.d.Conflict
-	c.Status = model.StatusResolved
+	c.Status, c.Route = model.StatusResolved, nil
 	c.Resolution = &model.Resolution{Strategy: strategy, Rationale: o.rationale, ResolvedBy: o.by,
 		EpochResolved: o.epoch, ResolvedAt: o.now}
 	summary := fmt.Sprintf("%s dismissed by %s as not a real conflict; both units stand", c.ID, o.by)
@@ -130,7 +177,7 @@ func (o *outcome) synthesize(text string) {
 	}
 	o.supersede(a.ID)
 	o.supersede(b.ID)
-	c.Status = model.StatusResolved
+	c.Status, c.Route = model.StatusResolved, nil
 	c.Resolution = &model.Resolution{Strategy: model.Synthesis, SynthesisUnitID: o.newUnit, Rationale: o.rationale,
 		ResolvedBy: o.by, EpochResolved: o.epoch, ResolvedAt: o.now}
 	o.update(c)
@@ -185,6 +232,12 @@ func (o *outcome) log(op string, payload any) {
 	}
 	if o.overridden != nil {
 		p["overridden_ballots"] = o.overridden
+	}
+	if r := o.conflict.Route; r != nil && o.conflict.Status.Routed() && op != model.OpVote {
+		p["route"] = r // where it went, with the policy's defaults applied
+	}
+	for k, v := range o.extra {
+		p[k] = v
 	}
 	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
 		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})

@@ -57,6 +57,12 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 			UnitID: &res.UnitID, At: now, Payload: mustJSON(req)}); err != nil {
 			return err
 		}
+		// A revision of the author's own unit in a conflict sent back for
+		// rework settles that conflict (after the conflicts it may open).
+		revs, err := revisionsBy(tx, a.ID, req.Relations)
+		if err != nil {
+			return err
+		}
 		for _, r := range req.Relations {
 			if r.Type != model.RelContradicts {
 				continue
@@ -68,11 +74,24 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 			} else if !live {
 				continue
 			}
-			c, err := openConflict(tx, a, res.UnitID, r, req.ConflictType, epoch, now)
+			rev := continues(revs, r.TargetID)
+			reworkOf := ""
+			if rev != nil {
+				reworkOf = rev.conflict.ID
+			}
+			c, err := openConflict(tx, a, res.UnitID, r, req.ConflictType, epoch, now, reworkOf)
 			if err != nil {
 				return err
 			}
+			if rev != nil {
+				rev.continued = c.ID
+			}
 			res.Conflicts = append(res.Conflicts, c)
+		}
+		for _, rev := range revs {
+			if err := resolveRevision(tx, a, res.UnitID, rev, epoch, now); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -155,7 +174,7 @@ func joinTypes() string {
 
 // openConflict records the conflict a contradicts relation declares
 // (detected_by explicit): the target is unit A, the new unit B.
-func openConflict(tx store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time) (model.Conflict, error) {
+func openConflict(tx store.Tx, a model.Agent, unitID string, r model.Relation, ct model.ConflictType, epoch int64, now time.Time, reworkOf string) (model.Conflict, error) {
 	if ct == "" {
 		ct = model.ConflictFactual
 	}
@@ -164,7 +183,7 @@ func openConflict(tx store.Tx, a model.Agent, unitID string, r model.Relation, c
 		desc = fmt.Sprintf("%s contradicts %s", unitID, r.TargetID)
 	}
 	return OpenConflict(tx, a, model.Conflict{Type: ct, UnitA: r.TargetID, UnitB: unitID,
-		Description: desc, DetectedBy: model.DetectedExplicit, DetectedAt: now, Epoch: epoch})
+		Description: desc, DetectedBy: model.DetectedExplicit, DetectedAt: now, Epoch: epoch, ReworkOf: reworkOf})
 }
 
 // OpenConflict records c, a conflict between two units already in the
@@ -181,6 +200,7 @@ func OpenConflict(tx store.Tx, detector model.Agent, c model.Conflict) (model.Co
 	}
 	c.Status, c.Version = model.StatusDetected, 1
 	c.Escalation, c.VoteOpened, c.Resolution = nil, nil, nil
+	c.Route, c.Proposal, c.Rework = nil, nil, nil
 	a, err := tx.Unit(c.UnitA)
 	if err != nil {
 		return c, err
@@ -201,10 +221,13 @@ func OpenConflict(tx store.Tx, detector model.Agent, c model.Conflict) (model.Co
 		ConflictID: &c.ID, UnitID: &c.UnitB, At: c.DetectedAt, Payload: mustJSON(c)}); err != nil {
 		return c, err
 	}
+	summary := fmt.Sprintf("%s: %s (%s) contradicts %s (%s)", c.ID, b.ID, b.Source.AgentID, a.ID, a.Source.AgentID)
+	if c.ReworkOf != "" {
+		summary += fmt.Sprintf("; it continues %s, sent back for rework", c.ReworkOf)
+	}
 	_, err = notify(tx, []string{a.Source.AgentID, b.Source.AgentID}, model.Notification{
 		Event: model.EventConflictDetected, Epoch: c.Epoch, CreatedAt: c.DetectedAt, ConflictID: &c.ID,
-		MemoryUnitID: &c.UnitB, RequiresAction: true,
-		Summary: fmt.Sprintf("%s: %s (%s) contradicts %s (%s)", c.ID, b.ID, b.Source.AgentID, a.ID, a.Source.AgentID),
+		MemoryUnitID: &c.UnitB, RequiresAction: true, Summary: summary,
 	})
 	return c, err
 }

@@ -70,6 +70,9 @@ func checkAgent(a *model.Agent) error {
 		return model.Errorf(op, model.CodeInvalidRequest, "use agent or human", "unknown kind %q", a.Kind)
 	case a.Authority < 0 || a.Authority > 10:
 		return model.Errorf(op, model.CodeInvalidRequest, "use a level from 0 to 10", "authority %d is out of range", a.Authority)
+	case a.ID == model.FallbackAgent || a.ID == model.SweepAgent:
+		return model.Errorf(op, model.CodeAgentIDTaken, "choose another id",
+			"%q is the name the field's deadlines act under; it cannot be registered", a.ID)
 	case a.Authority == model.AuthorityHumanOperator && a.Kind != model.KindHuman:
 		return model.Errorf(op, model.CodeInvalidRequest, "register people with --kind human",
 			"authority 10 belongs to human operators; %q is an agent", a.ID)

@@ -39,6 +39,9 @@ func (s *Service) Reopen(ctx context.Context, callerID string, req model.ReopenR
 		case c.Status != model.StatusResolved || c.Resolution == nil:
 			return model.Errorf(op, model.CodeInvalidTransition, "only a resolved conflict is reopened",
 				"%s is not resolved (it %s)", c.ID, describe(c))
+		case c.Resolution.Strategy == model.Rework:
+			return model.Errorf(op, model.CodeInvalidTransition, "record a unit that contradicts the revision instead",
+				"%s was resolved by its author's revision, which stays in the field; there is no decision to take back", c.ID)
 		}
 		undo, err := undoing(tx, c)
 		if err != nil {
@@ -142,6 +145,11 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	undone := *c.Resolution
 	c.Status, c.Resolution = model.StatusEscalated, nil
 	c.Escalation = &model.Escalation{By: o.by, Reason: rationale, Epoch: o.epoch, At: o.now}
+	if o.err == nil {
+		// Escalated to the person who reopens it, under the policy's
+		// deadline and fallback.
+		c.Route, _, o.err = routeFor(tx, model.OpReopen, d.ConflictDetail, routeEscalation, o.by, model.Routing{To: o.by}, o.now)
+	}
 	o.update(c)
 	for _, id := range u.restore {
 		if o.err == nil {

@@ -142,7 +142,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 	case model.VoteTiedEscalate:
 		o.by = d.caller.ID
 		o.escalate(fmt.Sprintf("The vote tied %d–%d at quorum %d. %s", resp.Tally.ForA, resp.Tally.ForB,
-			resp.Tally.Quorum, ballotSummary(c, resp.Ballots)))
+			resp.Tally.Quorum, ballotSummary(c, resp.Ballots)), model.Routing{}, nil)
 		o.tell(ballotVoters, model.Notification{Event: model.EventVoteClosed,
 			Summary: fmt.Sprintf("the vote on %s tied at quorum and went to a human operator", c.ID)})
 		resp.Closed = true

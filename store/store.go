@@ -79,6 +79,16 @@ type Tx interface {
 	// nothing.
 	UpdateConflict(c model.Conflict, expect int64) error
 	ConflictsOfUnit(id string) ([]model.Conflict, error)
+	// DueConflicts lists the conflicts whose route asks for something at
+	// now (model.Route.DueAt): a reminder not yet sent, or a deadline
+	// passed with a fallback to execute, a vote to close, or an overdue
+	// notice not yet sent; oldest deadline first. Cheap when nothing is
+	// due.
+	DueConflicts(now time.Time) ([]model.Conflict, error)
+	// SetReminded records that id's route has had reminders reminders, if
+	// it had from; ErrStale otherwise, writing nothing. The conflict's
+	// version does not change.
+	SetReminded(id string, from, reminders int) error
 	ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error)
 	// EachConflict calls fn with each summary ListConflicts would return,
 	// in order, as it is read; fn's error stops it.

@@ -91,6 +91,17 @@ func describeMay(c model.Capabilities) string {
 		}
 		parts = append(parts, "authority over "+strings.Join(types, ", "))
 	}
+	if len(c.Owns) > 0 {
+		types := make([]string, len(c.Owns))
+		for i, t := range c.Owns {
+			types[i] = string(t)
+		}
+		owner := "owner of " + strings.Join(types, ", ") + " escalations"
+		if c.DecideOwned {
+			owner += " (decides them)"
+		}
+		parts = append(parts, owner)
+	}
 	if len(parts) == 0 {
 		return "read only"
 	}

@@ -48,6 +48,7 @@ not a decisions file (nothing is applied then).`,
 			}
 			cfg.DecisionsOut = "" // apply writes to the field, never to a file
 			return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
+				a.sweepFirst(ctx, svc)
 				return a.apply(ctx, svc, args[0], ds, asJSON)
 			})
 		}),

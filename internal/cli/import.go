@@ -10,6 +10,7 @@ import (
 	"arbiter/internal/jsonout"
 	"arbiter/interop"
 	"arbiter/model"
+	"arbiter/review"
 	"arbiter/store"
 
 	"github.com/spf13/cobra"
@@ -56,6 +57,7 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 					clean(path), log.TornLine)
 			}
 			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
+				a.sweepFirst(ctx, review.New(st))
 				rep, err := interop.ImportAkashik(ctx, st, log, time.Now())
 				if err != nil {
 					return importFailed(err)

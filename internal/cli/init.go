@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"arbiter/demo"
 	"arbiter/field"
@@ -28,6 +29,7 @@ type initFlags struct {
 	voterMinAuthority int
 	recusal           bool
 	operatorOverride  bool
+	escalation        escalationFlags
 }
 
 func (a *app) initCmd() *cobra.Command {
@@ -67,6 +69,7 @@ not allow becomes an escalation, or the conflict stays detected at level 1).`,
 	fl.IntVar(&f.voterMinAuthority, "voter-min-authority", 0, "least authority of a voter, 0 to 10 (default 6)")
 	fl.BoolVar(&f.recusal, "recusal", true, "authors may not decide or vote on conflicts about their own units (--recusal=false to allow it)")
 	fl.BoolVar(&f.operatorOverride, "operator-override", false, "a human operator may close a vote short of its quorum with a decision of their own")
+	f.escalation.add(fl, false)
 	return cmd
 }
 
@@ -78,6 +81,7 @@ func (f initFlags) policy(cmd *cobra.Command, base model.Policy) (model.Policy, 
 		p.AuthorityRoles = map[model.ConflictType]string{}
 	}
 	p.VoterRoles = slices.Clone(base.VoterRoles)
+	p.Owners = maps.Clone(base.Owners)
 	set := cmd.Flags().Changed
 	if set("level") {
 		p.Level = f.level
@@ -116,6 +120,9 @@ func (f initFlags) policy(cmd *cobra.Command, base model.Policy) (model.Policy, 
 		}
 		p.AuthorityRoles[model.ConflictType(t)] = role
 	}
+	if err := f.escalation.apply(set, &p); err != nil {
+		return p, err
+	}
 	switch {
 	case p.Level < 1 || p.Level > 3:
 		return p, usageErrorf("--level %d: use 1, 2 or 3", p.Level)
@@ -153,7 +160,9 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 	}()
 	svc := review.New(st)
 	if withDemo {
-		if err := demo.Populate(ctx, svc); err != nil {
+		// The story happens demo.StoryAge before now, so that its
+		// deadlines are near or past.
+		if err := demo.Populate(ctx, review.New(st).WithClock(demo.Clock(time.Now))); err != nil {
 			// %v, not %w: this is init failing, not the field refusing
 			// an operation of the caller's.
 			return fmt.Errorf("%s: filling in the demo failed, so the file was removed: %v", path, err)
@@ -205,6 +214,27 @@ func describePolicy(p model.Policy) string {
 			}
 		}
 		s += ", authority " + strings.Join(parts, " ")
+	}
+	if len(p.Owners) > 0 {
+		var parts []string
+		for _, t := range model.ConflictTypes {
+			if id, ok := p.Owners[t]; ok {
+				parts = append(parts, fmt.Sprintf("%s=%s", t, clean(id)))
+			}
+		}
+		s += ", owners " + strings.Join(parts, " ")
+		if p.OwnersDecide {
+			s += " (who decide)"
+		}
+	}
+	if p.EscalationTimeout > 0 {
+		s += ", deadline " + model.FormatDeadline(p.EscalationTimeout)
+		if p.EscalationFallback != "" {
+			s += " then " + clean(string(p.EscalationFallback))
+		}
+	}
+	if p.VoteMinBallots > 1 {
+		s += fmt.Sprintf(", votes decide at a deadline with %d ballots", p.VoteMinBallots)
 	}
 	return s
 }

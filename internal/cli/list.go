@@ -129,16 +129,40 @@ func (a *app) printQueue(ctx context.Context, svc review.Desk, q model.ListQuery
 	fmt.Fprintln(a.stdout)
 	now := time.Now()
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTYPE\tSTATUS\tAGE\tAGENTS (A vs B)\tTALLY\tDESCRIPTION")
+	fmt.Fprintln(tw, "ID\tTYPE\tSTATUS\tAGE\tAGENTS (A vs B)\tTALLY\tOWNER\tDUE\tDESCRIPTION")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s vs %s\t%s\t%s\n", clip(r.ID, 24), clean(string(r.Type)), r.Status,
-			age(r.DetectedAt, now), clip(r.AgentA, 20), clip(r.AgentB, 20), tally(r.Tally), clip(r.Description, 60))
+		owner, due := routeColumns(r.Conflict, now)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s vs %s\t%s\t%s\t%s\t%s\n", clip(r.ID, 24), clean(string(r.Type)), r.Status,
+			age(r.DetectedAt, now), clip(r.AgentA, 20), clip(r.AgentB, 20), tally(r.Tally), owner, due, clip(r.Description, 60))
 	}
 	tw.Flush()
 	if len(rows) < selected {
 		fmt.Fprintf(a.stdout, "\nshowing %d of %d conflicts %s\n", len(rows), selected, which)
 	}
 	return rows, nil
+}
+
+// routeColumns are the queue's OWNER and DUE: who it is routed to ("any"
+// for any human operator, "voters" for a vote) and the time left ("2h
+// 10m", "overdue"); "-" for what is not routed or has no deadline.
+func routeColumns(c model.Conflict, now time.Time) (string, string) {
+	r := c.Route
+	if r == nil {
+		return "-", "-"
+	}
+	owner, due := "any", r.DueIn(now)
+	switch {
+	case r.Owner != "":
+		owner = clip(r.Owner, 20)
+	case c.Status == model.StatusPendingVote:
+		owner = "voters"
+	case c.Status == model.StatusResolving:
+		owner = "authors"
+	}
+	if due == "" {
+		due = "-"
+	}
+	return owner, due
 }
 
 // tally is "2/3": ballots cast of the quorum; "-" when there is no vote.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"arbiter/config"
 	"arbiter/internal/jsonout"
@@ -23,6 +24,13 @@ type mergeFlags struct {
 	rationale     string
 	expect        int64
 	json          bool
+	// Routing (human_escalation and vote) and the proposal
+	// (human_escalation).
+	to               string
+	deadline         string
+	fallback         string
+	propose          string
+	proposeSynthesis string
 }
 
 func (a *app) mergeCmd() *cobra.Command {
@@ -33,18 +41,44 @@ func (a *app) mergeCmd() *cobra.Command {
 		Long: "Decide a conflict as --as with one of the strategies:\n\n" + strategyHelp() + `
 --winner takes a unit id, or A or B for the conflict's unit_a or unit_b.
 --expect-version N (from show) refuses the decision if the conflict changed
-since you read it. --json prints the MERGE response.`,
+since you read it. --json prints the MERGE response.
+
+An escalation (human_escalation) is routed to a person and may carry what
+you would do:
+  --to ID                 the owner (default: the policy's owner for the
+                          conflict's type, else any human operator)
+  --deadline D            90s, 4h, 2d (default: the policy's escalation
+                          timeout; none: no deadline)
+  --fallback F            what executes at the deadline: dismiss, rework,
+                          last_write_wins, confidence_weighted,
+                          evidence_count or escalate:ID (default: the
+                          policy's; none: it stays, overdue)
+  --propose A|B           you would keep this unit
+  --propose-synthesis T   you would replace both with this text (@FILE
+                          reads it from a file, @- from stdin)
+People answer with arbiter approve (as proposed, or modified) or arbiter
+rework (send it back), or decide it with any strategy.
+
+A vote takes --deadline and --fallback too: at its deadline the majority of
+the ballots cast prevails if at least the policy's vote-min-ballots were
+cast, else the fallback executes.`,
 		Args: exactArgs(1, "one conflict id"),
 		PreRunE: func(*cobra.Command, []string) error {
-			if f.strategy != "" && !model.Strategy(f.strategy).Valid() { // a missing one is cobra's to report
+			if f.strategy != "" && f.strategy != string(model.Rework) && !model.Strategy(f.strategy).Valid() { // a missing one is cobra's to report
 				return usageErrorf("--strategy %q: use one of %s", f.strategy, strategyNames())
 			}
 			if f.expect < 0 {
 				return usageErrorf("--expect-version %d: versions start at 1", f.expect)
 			}
-			return nil
+			if f.strategy == string(model.Rework) {
+				return usageErrorf("--strategy rework: send a conflict back with arbiter rework CONFLICT --rationale TEXT")
+			}
+			return f.checkRouting()
 		},
 		RunE: a.deskCommand(func(ctx context.Context, cfg config.Config, svc review.Desk, args []string) error {
+			if s, ok := svc.(*review.Service); ok {
+				a.sweepFirst(ctx, s)
+			}
 			req, err := a.mergeRequest(ctx, svc, args[0], f)
 			if err != nil {
 				return err
@@ -74,8 +108,30 @@ since you read it. --json prints the MERGE response.`,
 	fl.BoolVar(&f.json, "json", false, "print JSON")
 	cmd.MarkFlagRequired("strategy")
 	cmd.MarkFlagRequired("rationale")
+	fl.StringVar(&f.to, "to", "", "human_escalation: the person it is routed to (default: the policy's owner, else any human operator)")
+	fl.StringVar(&f.deadline, "deadline", "", "human_escalation, vote: how long until the fallback executes (90s, 4h, 2d; default: the policy's)")
+	fl.StringVar(&f.fallback, "fallback", "", "human_escalation, vote: what executes at the deadline (dismiss, rework, a rule, escalate:ID; default: the policy's)")
+	fl.StringVar(&f.propose, "propose", "", "human_escalation: the unit you would keep (A, B or its id)")
+	fl.StringVar(&f.proposeSynthesis, "propose-synthesis", "", "human_escalation: the synthesis you would write (TEXT, or @FILE, @- for stdin)")
 	cmd.MarkFlagsMutuallyExclusive("synthesis", "synthesis-file")
+	cmd.MarkFlagsMutuallyExclusive("propose", "propose-synthesis")
 	return cmd
+}
+
+// checkRouting refuses routing and proposal flags that do not go with the
+// strategy, or do not parse, before the field is opened.
+func (f mergeFlags) checkRouting() error {
+	s := model.Strategy(f.strategy)
+	routed := s == model.HumanEscalation || s == model.Vote
+	switch {
+	case (f.deadline != "" || f.fallback != "") && !routed:
+		return usageErrorf("--deadline and --fallback go with --strategy human_escalation or vote")
+	case f.to != "" && s != model.HumanEscalation:
+		return usageErrorf("--to goes with --strategy human_escalation (a vote goes to its eligible voters)")
+	case (f.propose != "" || f.proposeSynthesis != "") && s != model.HumanEscalation:
+		return usageErrorf("--propose and --propose-synthesis go with --strategy human_escalation")
+	}
+	return checkRoutingFlags(f.deadline, f.fallback)
 }
 
 // mergeRequest builds the MERGE request from the command line.
@@ -100,6 +156,26 @@ func (a *app) mergeRequest(ctx context.Context, svc review.Desk, id string, f me
 	case f.synthesis != "":
 		unsettledNote(a.stderr, f.synthesis)
 		req.Resolution.Synthesis = &f.synthesis
+	}
+	if f.to != "" || f.deadline != "" || f.fallback != "" {
+		req.Routing = &model.Routing{To: f.to, Deadline: f.deadline, Fallback: model.Fallback(f.fallback)}
+	}
+	switch {
+	case f.propose != "":
+		w, err := winnerID(ctx, svc, id, f.propose)
+		if err != nil {
+			return req, err
+		}
+		req.Proposal = &model.Proposed{WinnerID: &w}
+	case f.proposeSynthesis != "":
+		text := f.proposeSynthesis
+		if name, ok := strings.CutPrefix(text, "@"); ok {
+			var err error
+			if text, err = a.readText(name); err != nil {
+				return req, err
+			}
+		}
+		req.Proposal = &model.Proposed{Synthesis: &text}
 	}
 	return req, nil
 }
@@ -168,10 +244,23 @@ func printMerge(w io.Writer, resp model.MergeResponse) {
 	c := resp.Conflict
 	switch resp.Status {
 	case model.StatusEscalated:
-		fmt.Fprintf(w, "escalated %s to a human operator (now version %d)\n", clean(c.ID), c.Version)
+		to := "a human operator"
+		if c.Route != nil && c.Route.Owner != "" {
+			to = clean(c.Route.Owner)
+		}
+		fmt.Fprintf(w, "escalated %s to %s (now version %d)\n", clean(c.ID), to, c.Version)
+		if c.Route != nil {
+			fmt.Fprintf(w, "  route       %s\n", clean(c.Route.DescribeDeadline(time.Now())))
+		}
+		if p := c.Proposal; p != nil {
+			fmt.Fprintf(w, "  proposal    %s\n", clean(p.Describe(c)))
+		}
 	case model.StatusPendingVote:
 		fmt.Fprintf(w, "put %s to a vote (now version %d): eligible agents vote with `arbiter vote %s --for A|B --rationale TEXT`\n",
 			clean(c.ID), c.Version, shellQuote(clean(c.ID)))
+		if c.Route != nil && c.Route.Deadline != nil {
+			fmt.Fprintf(w, "  route       %s\n", clean(c.Route.DescribeDeadline(time.Now())))
+		}
 	default:
 		fmt.Fprintf(w, "%s %s (now version %d)\n", resp.Status, clean(c.ID), c.Version)
 	}

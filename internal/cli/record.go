@@ -35,7 +35,7 @@ read from FILE or, without one or with -, from stdin:
 Each contradicts relation opens a conflict. Unknown fields are refused.
 --json prints the RECORD result.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+		RunE: a.writingCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
 			name := "-"
 			if len(args) == 1 {
 				name = args[0]

@@ -27,7 +27,7 @@ decide conflicts), 4 standard agent (records; may escalate), 2 observer, 0 audit
 			}
 			return nil
 		},
-		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
+		RunE: a.writingCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
 			got, err := svc.Register(ctx, ag)
 			if err != nil {
 				return err

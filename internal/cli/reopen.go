@@ -36,7 +36,7 @@ response.`,
 			}
 			return nil
 		},
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+		RunE: a.writingCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
 			req.ConflictID = args[0]
 			resp, err := svc.Reopen(ctx, cfg.As, req)
 			if err != nil {

@@ -77,6 +77,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
 		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
+	root.AddCommand(a.approveCmd(), a.reworkCmd(), a.sweepCmd(), a.policyCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
 	root.AddCommand(a.genCmd())
 	root.AddCommand(a.mcpCmd())
@@ -207,6 +208,15 @@ func (a *app) fieldCommand(fn func(ctx context.Context, cfg config.Config, svc *
 		return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
 			return fn(ctx, cfg, svc, args)
 		})
+	})
+}
+
+// writingCommand is fieldCommand for a command that writes to the field:
+// the field's deadlines are swept first (sweepFirst).
+func (a *app) writingCommand(fn func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error) func(*cobra.Command, []string) error {
+	return a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+		a.sweepFirst(ctx, svc)
+		return fn(ctx, cfg, svc, args)
 	})
 }
 

@@ -134,6 +134,33 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 	if e := c.VoteOpened; e != nil {
 		fmt.Fprintf(w, "vote       opened by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
 	}
+	if e := c.Rework; e != nil {
+		fmt.Fprintf(w, "rework     sent back by %s at epoch %d, %s\n%s\n", clean(e.By), e.Epoch, when(e.At, now), indentBlock(e.Reason, "           "))
+	}
+	if r := c.Route; r != nil {
+		who := r.Owner
+		if who == "" {
+			who = "any human operator"
+			if c.Status == model.StatusPendingVote {
+				who = "the eligible voters"
+			} else if c.Status == model.StatusResolving {
+				who = "its authors"
+			}
+		}
+		fmt.Fprintf(w, "routed     to %s, %s\n           %s\n", clean(who), when(r.Since, now), clean(r.DescribeDeadline(now)))
+	}
+	if p := c.Proposal; p != nil {
+		fmt.Fprintf(w, "proposal   %s proposes: %s\n", clean(p.By), clean(p.Describe(c)))
+		if p.Synthesis != nil {
+			fmt.Fprintf(w, "%s\n", indentBlock(*p.Synthesis, "           "))
+		}
+		if c.Status.Open() {
+			fmt.Fprintf(w, "           approve it with `arbiter approve %s --rationale TEXT`, modify it with --winner or --synthesis, or send it back with `arbiter rework`\n", shellQuote(clean(c.ID)))
+		}
+	}
+	if c.ReworkOf != "" {
+		fmt.Fprintf(w, "continues  %s, sent back for rework: this conflict opened on its revision\n", clean(c.ReworkOf))
+	}
 
 	printSide(w, "A", d.A, now)
 	printSide(w, "B", d.B, now)

@@ -32,7 +32,7 @@ a tie stays open or goes to a human operator, as the field's policy says.
 			}
 			return nil
 		},
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+		RunE: a.writingCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
 			req.ConflictID = args[0]
 			resp, err := svc.Vote(ctx, cfg.As, req)
 			if err != nil {

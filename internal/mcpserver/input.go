@@ -74,6 +74,19 @@ type mergeInput struct {
 	Strategy        model.Strategy  `json:"strategy" jsonschema:"how to decide"`
 	Resolution      resolutionInput `json:"resolution" jsonschema:"the decision"`
 	ExpectedVersion int64           `json:"expected_version,omitempty" jsonschema:"the conflict version you read (from the conflict tool): the decision is refused if it changed since; 0 or absent: not checked"`
+	Routing         *routingInput   `json:"routing,omitempty" jsonschema:"for human_escalation and vote: who it goes to and until when; absent parts take the field's policy"`
+	Proposal        *proposalInput  `json:"proposal,omitempty" jsonschema:"for human_escalation: what you would do, for the person to approve, modify or send back"`
+}
+
+type routingInput struct {
+	To       string `json:"to,omitempty" jsonschema:"human_escalation: the registered person it is routed to (default: the policy's owner for the conflict's type, else any human operator)"`
+	Deadline string `json:"deadline,omitempty" jsonschema:"how long until the fallback executes: 90s, 4h, 2d (default: the policy's)"`
+	Fallback string `json:"fallback,omitempty" jsonschema:"what executes at the deadline: dismiss, rework, last_write_wins, confidence_weighted, evidence_count or escalate:ID (default: the policy's)"`
+}
+
+type proposalInput struct {
+	WinnerID  *string `json:"winner_id,omitempty" jsonschema:"the unit you would keep: its id, or A or B"`
+	Synthesis *string `json:"synthesis,omitempty" jsonschema:"or the synthesis you would write instead"`
 }
 
 type resolutionInput struct {

@@ -45,6 +45,9 @@ type Options struct {
 	Notices io.Writer
 	// Version is reported to clients (default: the build's module version).
 	Version string
+	// Sweep is how often the field's deadlines are swept while a session
+	// runs (default 5s; negative: never), on a field that takes writes.
+	Sweep time.Duration
 }
 
 // Server is the field served to one agent.
@@ -77,6 +80,9 @@ func New(ctx context.Context, svc *review.Service, agentID string, opts Options)
 	}
 	if opts.Version == "" {
 		opts.Version = buildVersion()
+	}
+	if opts.Sweep == 0 {
+		opts.Sweep = 5 * time.Second
 	}
 	s := &Server{svc: svc, agent: a, opts: opts, subs: newSubscriptions()}
 	// The clock of changes starts before the inbox is read, so that a
@@ -116,6 +122,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { s.watch(ctx) })
+	wg.Go(func() { s.sweep(ctx) })
 	closed := make(chan error, 1)
 	go func() { closed <- ss.Wait() }()
 	select {

@@ -34,6 +34,19 @@ func (s *Server) merge(ctx context.Context, in mergeInput) (model.MergeResponse,
 		}
 		req.Resolution.WinnerID = &id
 	}
+	if r := in.Routing; r != nil {
+		req.Routing = &model.Routing{To: r.To, Deadline: r.Deadline, Fallback: model.Fallback(r.Fallback)}
+	}
+	if p := in.Proposal; p != nil {
+		req.Proposal = &model.Proposed{WinnerID: p.WinnerID, Synthesis: p.Synthesis}
+		if w := p.WinnerID; w != nil {
+			id, err := s.side(ctx, in.ConflictID, *w)
+			if err != nil {
+				return model.MergeResponse{}, "", err
+			}
+			req.Proposal.WinnerID = &id
+		}
+	}
 	resp, err := s.svc.Merge(ctx, s.agent.ID, req)
 	if err != nil {
 		return resp, "", err

@@ -113,3 +113,29 @@ func (s *Server) updated(ctx context.Context, uri string) {
 		s.notice("telling the client %s changed: %v", uri, err)
 	}
 }
+
+// sweep does what the field's deadlines ask for (review.Service.Sweep)
+// every opts.Sweep until ctx ends, so that an escalation served to agents
+// never waits past its deadline for someone to open arbiter. A read-only
+// field is not swept; a failing sweep is a notice, and the next one tries
+// again.
+func (s *Server) sweep(ctx context.Context) {
+	if ro, _ := s.svc.ReadOnly(); ro || s.opts.Sweep < 0 {
+		return
+	}
+	if _, offline := s.svc.Offline(); offline {
+		return
+	}
+	t := time.NewTicker(s.opts.Sweep)
+	defer t.Stop()
+	for {
+		if _, err := s.svc.Sweep(ctx); err != nil && ctx.Err() == nil {
+			s.notice("sweeping the field's deadlines: %v (trying again)", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

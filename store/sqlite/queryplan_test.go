@@ -63,6 +63,8 @@ func hotQueries() []struct {
 	add("a voter's ballots on open votes", votedOnSQL, "lead-1")
 	add("next unit id", nextIDSQL("units"))
 	add("next conflict id", nextIDSQL("conflicts"))
+	add("what the deadlines ask for (every sweep)", dueSQL, "2026-11-20T09:00:00.000000000Z", "2026-11-20T09:00:00.000000000Z")
+	add("count a reminder", `UPDATE conflicts SET reminded = ? WHERE id = ? AND reminded = ?`, 1, "conflict-001", 0)
 	return out
 }
 

@@ -280,7 +280,8 @@ ALTER TABLE conflicts ADD COLUMN rework_reason      TEXT;
 ALTER TABLE conflicts ADD COLUMN rework_epoch       INTEGER;
 ALTER TABLE conflicts ADD COLUMN rework_at          TEXT;
 ALTER TABLE conflicts ADD COLUMN rework_of          TEXT;
-CREATE INDEX conflicts_deadline ON conflicts (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX conflicts_deadline ON conflicts (deadline)
+	WHERE deadline IS NOT NULL AND (fallback IS NOT NULL OR reminded < 2);
 CREATE INDEX conflicts_remind ON conflicts (remind_at) WHERE remind_at IS NOT NULL AND reminded = 0;
 CREATE INDEX conflicts_rework_of ON conflicts (rework_of) WHERE rework_of IS NOT NULL;
 
