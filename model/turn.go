@@ -47,21 +47,28 @@ func TurnOf(p Policy, a Agent, s ConflictSummary, voted bool) Turn {
 }
 
 // WhoActs names who can act on the conflict of row s, for a person whose
-// turn it is not: "a human operator (ops-maya)", "the eligible voters
-// (lead-priya, lead-tomas)". agents are the field's.
+// turn it is not: "a human operator (ops-maya)", "ops-maya (its owner)",
+// "the eligible voters (lead-priya, lead-tomas)". agents are the field's.
 func WhoActs(p Policy, agents []Agent, s ConflictSummary) string {
+	if s.Status == StatusResolved {
+		return "nobody: it is resolved"
+	}
 	var ids []string
+	owner, ownerActs := "", false
+	if WaitsForPeople(s.Conflict) && s.Route != nil {
+		owner = s.Route.Owner
+	}
 	for _, a := range agents {
-		if TurnOf(p, a, s, false) != TurnNone {
+		switch {
+		case TurnOf(p, a, s, false) == TurnNone:
+		case a.ID == owner:
+			ownerActs = true
+		default:
 			ids = append(ids, a.ID)
 		}
 	}
 	var who string
 	switch {
-	case s.Status == StatusResolved:
-		return "nobody: it is resolved"
-	case WaitsForPeople(s.Conflict) && s.Route != nil && s.Route.Owner != "" && p.OwnersDecide:
-		who = s.Route.Owner + ", its owner, or a human operator"
 	case WaitsForPeople(s.Conflict):
 		who = "a human operator"
 	case s.Status == StatusPendingVote:
@@ -69,7 +76,12 @@ func WhoActs(p Policy, agents []Agent, s ConflictSummary) string {
 	default:
 		who = "a senior agent"
 	}
-	if len(ids) == 0 {
+	switch {
+	case ownerActs && len(ids) == 0:
+		return owner + " (its owner)"
+	case ownerActs:
+		return fmt.Sprintf("%s (its owner) or %s (%s)", owner, who, strings.Join(ids, ", "))
+	case len(ids) == 0:
 		return "nobody registered can (" + who + " would)"
 	}
 	return fmt.Sprintf("%s (%s)", who, strings.Join(ids, ", "))

@@ -42,4 +42,13 @@ func TestTurnOfSaysWhoseMoveItIs(t *testing.T) {
 	if got := WhoActs(pl, agents, vote); got != "nobody registered can (the eligible voters would)" {
 		t.Errorf("WhoActs vote = %q", got)
 	}
+	routed := esc
+	routed.Route = &Route{Owner: "maya"}
+	if got := WhoActs(DefaultPolicy(), agents, routed); got != "maya (its owner)" {
+		t.Errorf("WhoActs routed to maya = %q", got)
+	}
+	lee := Agent{ID: "lee", Kind: KindHuman, Role: "operator", Authority: 10}
+	if got := WhoActs(DefaultPolicy(), append(agents, lee), routed); got != "maya (its owner) or a human operator (lee)" {
+		t.Errorf("WhoActs routed to maya with lee = %q", got)
+	}
 }

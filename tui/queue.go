@@ -38,6 +38,9 @@ type queue struct {
 	// decided, which conflicts the decisions file decides already.
 	turn    map[string]model.Turn
 	decided map[string]string
+	// personal: the rows come in the viewer's order (what is theirs
+	// and what is due soon first).
+	personal bool
 	// idWidth is the widest id the table shows, so no id is cut.
 	idWidth int
 	// lines caches rendered rows; prepare fills it in Update so View
@@ -357,6 +360,7 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		m.version = msg.version
 	}
 	m.queue.turn = map[string]model.Turn{}
+	m.queue.personal = m.me.ID != ""
 	if m.me.ID != "" && m.canDecide() == "" {
 		for _, r := range msg.rows {
 			m.queue.turn[r.ID] = model.TurnOf(m.policy, m.me, r, msg.voted[r.ID])
@@ -528,10 +532,15 @@ func (q queue) countsLine(st Styles, marked, w int) string {
 	case q.mineOnly:
 		scope = "only yours"
 	}
-	line := strings.Join(parts, st.Muted.Render(" · ")) + st.Muted.Render("   showing "+scope+", by "+string(q.sort))
+	order := "by " + string(q.sort)
+	if q.personal {
+		order = "yours and due soon first, then " + order
+	}
+	line := strings.Join(parts, st.Muted.Render(" · "))
 	if marked > 0 {
 		line += "   " + st.Header.Render(fmt.Sprintf("%d marked", marked))
 	}
+	line += st.Muted.Render("   showing " + scope + ", " + order)
 	return ansi.Truncate(line, w, "…")
 }
 

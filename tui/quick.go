@@ -192,9 +192,6 @@ func (m *Model) acceptQuick() tea.Cmd {
 	case !p.loaded:
 		p.accepting = true // as soon as the field answers
 		return nil
-	case why == "":
-		p.problem = "A rationale is required: it goes in the audit trail."
-		return nil
 	}
 	var reqs []model.MergeRequest
 	for _, pl := range p.plans {

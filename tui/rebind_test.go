@@ -58,14 +58,14 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		checks []check
 	}{
 		{"up", "i", []check{
-			{at: queueAt("the queue, one row down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ conflict-009") }),
+			{at: queueAt("the queue, one row down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ conflict-011") }),
 				shows: []string{"%s up"}, does: showing("▸ conflict-008")},
 			{at: atConflictEnd, does: scrolling},
 			{at: decideAt("the strategies, one down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
 				does: showing("▸ last_write_wins")},
 		}},
 		{"down", "m", []check{
-			{at: atQueue, shows: []string{"%s down"}, does: showing("▸ conflict-009")},
+			{at: atQueue, shows: []string{"%s down"}, does: showing("▸ conflict-011")},
 			{at: atConflict, does: scrolling},
 			{at: atDecide, does: showing("▸ confidence_weighted")},
 		}},

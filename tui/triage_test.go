@@ -83,16 +83,16 @@ func TestAfterADecisionTheCursorGoesToYourNextConflict(t *testing.T) {
 	s := start(t, svc, demo.Operator, 140, 40)
 	s.waitFor("▸ conflict-008")
 	s.keys("j", "j")
-	s.waitFor("▸ conflict-010")
+	s.waitFor("▸ conflict-012")
 	s.keys("X")
-	s.waitFor("Dismiss conflict-010 dismissed")
+	s.waitFor("Dismiss conflict-012 dismissed")
 	s.typeText("Not a conflict.")
 	s.keys("enter")
-	s.waitFor("▸ conflict-011", "⋯ conflict-010")
-	s.waitFor("Written: conflict-010: dismiss.")
-	f := s.waitGone("conflict-010 ")
-	if !strings.Contains(f, "▸ conflict-011") {
-		t.Errorf("after the queue reloaded, the cursor left conflict-011:\n%s", f)
+	s.waitFor("▸ conflict-009", "⋯ conflict-012")
+	s.waitFor("Written: conflict-012: dismiss.")
+	f := s.waitGone("conflict-012 ")
+	if !strings.Contains(f, "▸ conflict-009") {
+		t.Errorf("after the queue reloaded, the cursor left conflict-009:\n%s", f)
 	}
 }
 
@@ -116,9 +116,9 @@ func TestHintsNameWhatWorksForThisPerson(t *testing.T) {
 	lead.waitFor("authority 6")
 	openByFilter(lead, "conflict-008")
 	lead.keys("v")
-	lead.waitFor("conflict-008 is not put to a vote. conflict-008 is escalated: a human operator (ops-maya) decides it, not you.")
+	lead.waitFor("conflict-008 is not put to a vote. conflict-008 is escalated: ops-maya (its owner) decides it, not you.")
 	lead.keys("A")
-	lead.waitFor("a human operator (ops-maya) decides it, not you.")
+	lead.waitFor("ops-maya (its owner) decides it, not you.")
 	if strings.Contains(lead.p.Frame(), "Keep A conflict-008") {
 		t.Error("a quick decision was offered to someone who may not decide")
 	}
