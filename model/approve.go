@@ -106,7 +106,7 @@ func Approval(a Agent, d ConflictDetail, req ApproveRequest) (MergeRequest, *Err
 		synthesis = *p.Synthesis
 	}
 	if p != nil {
-		rationale += "\n\n" + approvalNote(c, *p, winner, synthesis)
+		rationale += "\n\n" + ApprovalNote(c, *p, winner, synthesis)
 	}
 	out.Resolution.Rationale = rationale
 	if winner == "" {
@@ -121,8 +121,9 @@ func Approval(a Agent, d ConflictDetail, req ApproveRequest) (MergeRequest, *Err
 	return out, nil
 }
 
-// approvalNote says whether a decision approves p or modifies it.
-func approvalNote(c Conflict, p Proposal, winner, synthesis string) string {
+// ApprovalNote says whether a decision keeping winner, or writing
+// synthesis, approves p or modifies it, in a sentence for its rationale.
+func ApprovalNote(c Conflict, p Proposal, winner, synthesis string) string {
 	proposed := p.Describe(c)
 	switch {
 	case winner != "" && p.WinnerID != nil && *p.WinnerID == winner:

@@ -40,6 +40,9 @@ type Options struct {
 	// UndoWindow is how long a decision made on the screen waits before
 	// it is written; 0 means undoWindow (5 s).
 	UndoWindow time.Duration
+	// SweepEvery is how often the screen does what the field's
+	// deadlines ask for (sweep.go) on a field it may write; 0: never.
+	SweepEvery time.Duration
 }
 
 type screen int
@@ -77,6 +80,7 @@ type Model struct {
 	batchReport string           // how the last batch went
 	lastClick   click
 	quitting    bool // quit once the decision being written is
+	sweepFailed bool // the last sweep failed, and said so
 
 	width, height int
 	screen        screen
@@ -123,7 +127,7 @@ type identityMsg struct {
 // Init loads who the caller is and the queue, and starts watching the
 // field for writers.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadIdentity(), watch(m.svc)}
+	cmds := []tea.Cmd{m.loadIdentity(), watch(m.svc), m.sweepAfter(0)}
 	if m.opt.As == "" {
 		cmds = append(cmds, m.loadQueue(firstPage)) // else once the person is known
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
@@ -43,13 +44,19 @@ type conflictView struct {
 
 	w, h, innerW, paneH int
 	tabs                bool
+
+	// viewer is who looks, now their clock, and answers whether they may
+	// answer its proposal: the route and proposal lines need them.
+	viewer  string
+	now     func() time.Time
+	answers bool
 }
 
 func newConflictView(id string) conflictView { return conflictView{id: id} }
 
 // headerLines is how many lines the conflict's own header takes.
 func (v conflictView) headerLines() int {
-	n := 3
+	n := 3 + highwayLines(v.detail.Conflict)
 	if v.voteShown() {
 		n += 1 + min(3, len(v.detail.Ballots))
 	}
@@ -170,6 +177,7 @@ func (m *Model) open(id string) tea.Cmd {
 	if m.conflict.id != id {
 		m.conflict = newConflictView(id)
 	}
+	m.conflict.viewer, m.conflict.now = m.me.ID, m.opt.Now
 	m.screen = screenConflict
 	m.conflict.layout(m.width, m.bodyHeight())
 	return loadDetail(m.svc, id)
@@ -230,6 +238,13 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.say(why)
 		}
 		return m.quick(quickKindOf(msg, k), []string{v.id})
+	case key.Matches(msg, k.Approve, k.SendBack):
+		if why := m.notYours(); why != "" {
+			return m.say(why)
+		}
+		return m.quick(quickKindOf(msg, k), []string{v.id})
+	case key.Matches(msg, k.Modify):
+		return m.startModify()
 	case key.Matches(msg, k.Reopen):
 		return m.startReopen()
 	case key.Matches(msg, k.Undo):
@@ -316,6 +331,7 @@ func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
 		}
 	}
 	v.detail, v.loaded, v.err = msg.detail, true, nil
+	v.answers = m.answersProposal()
 	if f := m.vote; f != nil && f.result == nil && f.detail.Conflict.ID == msg.id {
 		f.detail = msg.detail
 	}
@@ -346,6 +362,10 @@ func (m *Model) conflictHelp() []key.Binding {
 		if m.me.IsHumanOperator() {
 			out = append(out, k.Reopen)
 		}
+	case m.answersProposal():
+		out = append(out, k.Approve, k.Modify, k.SendBack, k.Decide)
+	case m.turn() == model.TurnDecide && m.mayRework():
+		out = append(out, k.Decide, k.KeepA, k.KeepB, k.Dismiss, k.SendBack)
 	case m.turn() == model.TurnDecide:
 		out = append(out, k.Decide, k.KeepA, k.KeepB, k.Dismiss)
 	case m.turn() == model.TurnVote:
@@ -362,7 +382,7 @@ func (v conflictView) view(st Styles, k keymap.Map) string {
 		return st.Muted.Render("Reading " + safetext.Line(v.id) + "…")
 	}
 	var b strings.Builder
-	b.WriteString(v.headerView(st))
+	b.WriteString(v.headerView(st, k))
 	b.WriteByte('\n')
 	if v.tabs {
 		b.WriteString(v.tabsView(st, k))
@@ -385,7 +405,7 @@ func (v conflictView) tabsView(st Styles, k keymap.Map) string {
 	return label(0, "A", st.SideA) + " " + label(1, "B", st.SideB) + st.Muted.Render("  "+keyOf(k.NextPane)+" switches")
 }
 
-func (v conflictView) headerView(st Styles) string {
+func (v conflictView) headerView(st Styles, k keymap.Map) string {
 	c := v.detail.Conflict
 	w := v.w
 	status := st.Status[string(c.Status)].Render(string(c.Status))
@@ -394,6 +414,16 @@ func (v conflictView) headerView(st Styles) string {
 			st.Muted.Render(fmt.Sprintf(" · version %d · detected %s", c.Version, c.DetectedBy)) + escalationNote(st, c),
 		lineOf(c.Description),
 		v.rulesLine(st),
+	}
+	if routed(c) {
+		now := time.Now
+		if v.now != nil {
+			now = v.now
+		}
+		lines = append(lines, routeLine(st, c, v.viewer, now()))
+	}
+	if proposed(c) {
+		lines = append(lines, proposalLine(st, k, c, v.answers))
 	}
 	if v.voteShown() {
 		lines = append(lines, voteLines(st, v.detail)...)

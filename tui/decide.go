@@ -35,6 +35,9 @@ type decideForm struct {
 	checked string
 	// changed says the conflict moved while the form was open.
 	changed string
+	// modifies is the proposal the form changes (startModify), whose
+	// note the rationale gets.
+	modifies *model.Proposal
 }
 
 // checkedMsg is a dry run's verdict on a form's decision.
@@ -193,6 +196,7 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 			req.Resolution.Synthesis = &text
 		}
 	}
+	f.noteModification(&req)
 	if len(problems) > 0 {
 		return req, problems[0]
 	}
@@ -306,7 +310,11 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 		}
 	}
 	c := f.detail.Conflict
-	b.WriteString(st.Title.Render("Decide "+safetext.Line(c.ID)) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
+	title := "Decide " + safetext.Line(c.ID)
+	if p := f.modifies; p != nil {
+		title = "Modify " + safetext.Line(p.By) + "'s proposal on " + safetext.Line(c.ID)
+	}
+	b.WriteString(st.Title.Render(title) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
 	if f.changed != "" && f.result == nil {
 		b.WriteString(strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(f.changed)), w), "\n") + "\n\n")

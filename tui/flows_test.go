@@ -122,7 +122,7 @@ func TestConflictShowsBothUnitsSideBySide(t *testing.T) {
 	f := s.waitFor("A mem-023", "B mem-026", "rules split", "Shadow reconciliation", "The 0.004 % leaves out", "authority 10")
 	golden(t, "conflict", f)
 	s.keys("h")
-	s.waitFor("History", "Notifications", "sre-atlas recorded a contradiction: the conflict opened", "plan-juno escalated it to a person")
+	s.waitFor("History", "Notifications", "sre-atlas recorded a contradiction: the conflict opened", "plan-juno escalated it to ops-maya (deadline")
 	s.keys("h", "w")
 	s.waitFor("A mem-023", "B mem-026")
 }

@@ -30,13 +30,15 @@ func updating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// epoch0 is when the demo's story starts; the screen's clock stands three
-// days later, so ages and times are the same on every run.
-var epoch0 = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+// screenNow is the screen's clock in tests. The demo's story happened
+// demo.StoryAge before it, as for a field arbiter demo creates now, so
+// ages, times and time left are the same on every run.
+var screenNow = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 
-func steppingClock() func() time.Time {
+// steppingClock starts at from and moves on a second at each reading.
+func steppingClock(from time.Time) func() time.Time {
 	var n atomic.Int64
-	return func() time.Time { return epoch0.Add(time.Duration(n.Add(1)) * 7 * time.Minute) }
+	return func() time.Time { return from.Add(time.Duration(n.Add(1)) * time.Second) }
 }
 
 // demoField creates the demo field in a temporary directory and returns
@@ -49,7 +51,7 @@ func demoField(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := demo.Populate(ctx, review.New(st).WithClock(steppingClock())); err != nil {
+	if err := demo.Populate(ctx, review.New(st).WithClock(demo.Clock(steppingClock(screenNow)))); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {
@@ -66,7 +68,7 @@ func openService(t testing.TB, path string, readOnly bool) *review.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return review.New(st).WithClock(steppingClock())
+	return review.New(st).WithClock(steppingClock(screenNow))
 }
 
 // probe wraps the screen and keeps its latest frame where the test can
@@ -173,7 +175,7 @@ type session struct {
 
 func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(*Options)) *session {
 	t.Helper()
-	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return epoch0.Add(72 * time.Hour) },
+	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return screenNow },
 		UndoWindow: 150 * time.Millisecond}
 	for _, f := range opts {
 		f(&o)

@@ -222,6 +222,7 @@ type loggedEvent struct {
 			WinnerID  *string `json:"winner_id"`
 			Rationale string  `json:"rationale"`
 		} `json:"resolution"`
+		Proposal *model.Proposed `json:"proposal"`
 	} `json:"request"`
 	Status     model.ConflictStatus `json:"status"`
 	Superseded []string             `json:"superseded_units"`
@@ -231,6 +232,8 @@ type loggedEvent struct {
 	Changed    bool                 `json:"changed"`
 	Rationale  string               `json:"rationale"`
 	Undone     *model.Resolution    `json:"undone"`
+	Route      *model.Route         `json:"route"`
+	ReworkOf   string               `json:"rework_of"`
 }
 
 // eventSentence says in a sentence what one event of a conflict did.
@@ -243,6 +246,11 @@ func eventSentence(st Styles, c model.Conflict, e model.Event) string {
 			return ""
 		}
 		return st.Muted.Render(": " + lineOf(s))
+	}
+	if highwayEvent(e, p) {
+		// Routing, reminders, deadlines and rework: model's sentence
+		// names the owner, the deadline and the fallback.
+		return safetext.Line(model.EventSentence(c, e)) + why(p.Request.Resolution.Rationale)
 	}
 	switch e.Operation {
 	case model.OpDetect:
@@ -285,6 +293,23 @@ func eventSentence(st Styles, c model.Conflict, e model.Event) string {
 		s += ", " + safetext.Line(strings.Join(p.Superseded, ", ")) + " superseded"
 	}
 	return s + why(r.Resolution.Rationale)
+}
+
+// highwayEvent reports whether e is about a route: an escalation or a
+// vote with an owner or a deadline, a reminder, a fallback, a rework
+// round or the conflict a rework continues.
+func highwayEvent(e model.Event, p loggedEvent) bool {
+	switch {
+	case e.Operation == model.OpRework, e.Operation == model.OpRemind, e.AgentID == model.FallbackAgent:
+		return true
+	case e.Operation == model.OpMerge && p.Request.Strategy == model.Rework:
+		return true
+	case e.Operation == model.OpMerge && (p.Status == model.StatusEscalated || p.Status == model.StatusPendingVote):
+		return p.Route != nil && (p.Route.Owner != "" || p.Route.Deadline != nil) || p.Request.Proposal != nil
+	case e.Operation == model.OpDetect:
+		return p.ReworkOf != ""
+	}
+	return false
 }
 
 func notificationsText(st Styles, d model.ConflictDetail) string {

@@ -26,6 +26,7 @@ type pending struct {
 	label   string
 	reqs    []model.MergeRequest
 	votes   []model.VoteRequest
+	reworks []model.ReworkRequest
 	until   time.Time
 	writing bool
 	// form is the conflict whose form made the decision ("" for a quick
@@ -50,6 +51,7 @@ type written struct {
 	conflict string
 	merge    *model.MergeResponse
 	vote     *model.VoteResponse
+	rework   *model.ReworkResponse
 	err      error
 }
 
@@ -102,6 +104,7 @@ func (m *Model) flush() tea.Cmd {
 	}
 	p.writing = true
 	svc, as := m.svc, m.opt.As
+	hw, _ := m.highway()
 	return func() tea.Msg {
 		ctx := context.Background()
 		var out []written
@@ -112,6 +115,10 @@ func (m *Model) flush() tea.Cmd {
 		for _, req := range p.votes {
 			resp, err := svc.Vote(ctx, as, req)
 			out = append(out, written{conflict: req.ConflictID, vote: &resp, err: err})
+		}
+		for _, req := range p.reworks {
+			resp, err := hw.Rework(ctx, as, req) // planRework refuses reworks without a highway
+			out = append(out, written{conflict: req.ConflictID, rework: &resp, err: err})
 		}
 		return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out}
 	}
@@ -152,6 +159,9 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 			done = append(done, w.conflict)
 		case w.vote != nil:
 			m.written[w.conflict] = w.vote.Conflict.Version
+			done = append(done, w.conflict)
+		case w.rework != nil:
+			m.written[w.conflict] = w.rework.Conflict.Version
 			done = append(done, w.conflict)
 		}
 	}
@@ -194,6 +204,11 @@ func (m *Model) isPending(id string) bool {
 		}
 	}
 	for _, r := range p.votes {
+		if r.ConflictID == id {
+			return true
+		}
+	}
+	for _, r := range p.reworks {
 		if r.ConflictID == id {
 			return true
 		}

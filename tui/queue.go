@@ -39,8 +39,9 @@ type queue struct {
 	turn    map[string]model.Turn
 	decided map[string]string
 	// personal: the rows come in the viewer's order (what is theirs
-	// and what is due soon first).
+	// and what is due soon first); viewer is who that is.
 	personal bool
+	viewer   string
 	// idWidth is the widest id the table shows, so no id is cut.
 	idWidth int
 	// lines caches rendered rows; prepare fills it in Update so View
@@ -57,6 +58,9 @@ type lineKey struct {
 	votes, width   int
 	flag           rune
 	idWidth        int
+	// due is the route's time left as shown, and whether it is urgent.
+	due    string
+	urgent bool
 }
 
 func newQueue() queue {
@@ -217,7 +221,7 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 			q.filter.SetValue("")
 			return m.reloadQueue()
 		}
-	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
+	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack):
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
 	case key.Matches(msg, k.Mark):
 		if s, ok := q.selected(); ok && !m.isPending(s.ID) {
@@ -343,6 +347,10 @@ func quickKindOf(msg tea.KeyPressMsg, k keymap.Map) quickKind {
 		return quickKeepA
 	case key.Matches(msg, k.KeepB):
 		return quickKeepB
+	case key.Matches(msg, k.Approve):
+		return quickApprove
+	case key.Matches(msg, k.SendBack):
+		return quickRework
 	}
 	return quickDismiss
 }
@@ -360,7 +368,7 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		m.version = msg.version
 	}
 	m.queue.turn = map[string]model.Turn{}
-	m.queue.personal = m.me.ID != ""
+	m.queue.personal, m.queue.viewer = m.me.ID != "", m.me.ID
 	if m.me.ID != "" && m.canDecide() == "" {
 		for _, r := range msg.rows {
 			m.queue.turn[r.ID] = model.TurnOf(m.policy, m.me, r, msg.voted[r.ID])
@@ -411,7 +419,7 @@ func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) b
 	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
 		k := q.key(st, marks, pending, i, w, now)
 		if _, ok := q.lines[k]; !ok {
-			q.lines[k] = cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, now)
+			q.lines[k] = cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, q.viewer, now)
 		}
 	}
 }
@@ -440,6 +448,9 @@ func (q queue) key(st Styles, marks map[string]bool, pending func(string) bool, 
 	if r.Tally != nil {
 		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
 	}
+	if r.Route != nil {
+		k.due, k.urgent = r.Route.DueIn(now), r.Route.Urgent(now)
+	}
 	return k
 }
 
@@ -449,7 +460,7 @@ func (q queue) line(st Styles, cols columns, marks map[string]bool, pending func
 	if l, ok := q.lines[k]; ok {
 		return l
 	}
-	return cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, now)
+	return cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, q.viewer, now)
 }
 
 // view draws the queue in w × h cells.

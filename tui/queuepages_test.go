@@ -20,7 +20,7 @@ func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
 	me, _ := svc.Agent(ctx, fieldgen.Operator)
 	p, _ := svc.Policy(ctx)
 	rows, err := svc.List(ctx, model.ListQuery{Statuses: model.ReviewStatuses, Sort: model.SortAge,
-		For: model.ViewerOf(p, me, epoch0.Add(72*time.Hour))}) // as the screen orders it for its person
+		For: model.ViewerOf(p, me, screenNow)}) // as the screen orders it for its person
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,31 +14,34 @@ import (
 // The queue's table: its columns at each width, and one row.
 
 // columns lays out the queue's table for a width.
-type columns struct{ id, typ, status, age, agents, tally, desc int }
+type columns struct{ id, typ, status, age, agents, tally, owner, due, desc int }
 
 // queueColumns lays the table out for width w and ids up to idWidth
 // cells: an id, the one column a person types back into the command
 // line, is never cut.
 func queueColumns(w, idWidth int) columns {
-	c := columns{id: max(16, idWidth+3), typ: 13, status: 13, age: 5, agents: 30, tally: 6}
+	c := columns{id: max(16, idWidth+3), typ: 13, status: 13, age: 5, agents: 30, tally: 6, owner: 13, due: 9}
+	if w < 130 {
+		c.agents = 24
+	}
 	if w < 110 {
 		c.agents, c.typ = 22, 0
 	}
-	if w < 80 {
-		c.agents, c.status = 0, 9
+	if w < 90 {
+		c.agents, c.status, c.owner = 0, 9, 9
 	}
-	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-2)
+	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-c.owner-c.due-2)
 	return c
 }
 
 func (c columns) header() string {
 	return cell("  ID", c.id) + cell("TYPE", c.typ) + cell("STATUS", c.status) + cell("AGE", c.age) +
-		cell("AGENTS", c.agents) + cell("VOTES", c.tally) + cell("DESCRIPTION", c.desc)
+		cell("AGENTS", c.agents) + cell("VOTES", c.tally) + cell("OWNER", c.owner) + cell("DUE", c.due) + cell("DESCRIPTION", c.desc)
 }
 
 // row is one conflict's line; flag is its mark (see queue.flag). A row
-// that is not the person's turn is dimmed.
-func (c columns) row(st Styles, r model.ConflictSummary, flag rune, dim bool, now time.Time) string {
+// that is not the person's turn is dimmed, unless it is routed to them.
+func (c columns) row(st Styles, r model.ConflictSummary, flag rune, dim bool, viewer string, now time.Time) string {
 	status := strings.ReplaceAll(string(r.Status), "pending_vote", "vote")
 	statusStyle, ok := st.Status[string(r.Status)]
 	if !ok {
@@ -51,11 +54,41 @@ func (c columns) row(st Styles, r model.ConflictSummary, flag rune, dim bool, no
 	agents := lineOf(r.AgentA) + " vs " + lineOf(r.AgentB)
 	line := string(flag) + " " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
 		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
-		cell(agents, c.agents) + cell(tally, c.tally) + st.Muted.Render(cell(lineOf(r.Description), c.desc))
-	if flag == ' ' && dim {
+		cell(agents, c.agents) + cell(tally, c.tally) + ownerCell(st, r, viewer, c.owner) + dueCell(st, r, now, c.due) +
+		st.Muted.Render(cell(lineOf(r.Description), c.desc))
+	if flag == ' ' && dim && !r.Route.RoutedTo(viewer) {
 		return st.Faint.Render(ansi.Strip(line))
 	}
 	return line
+}
+
+// ownerCell is who the row is routed to: "you" for the viewer.
+func ownerCell(st Styles, r model.ConflictSummary, viewer string, w int) string {
+	switch {
+	case r.Route == nil || !r.Status.Routed():
+		return cell("", w)
+	case r.Route.RoutedTo(viewer):
+		return st.Header.Render(cell("you", w))
+	case r.Route.Owner == "":
+		return st.Muted.Render(cell("operators", w))
+	}
+	return cell(safetext.Line(r.Route.Owner), w)
+}
+
+// dueCell is how long the row's route has left: muted while there is
+// time, warning with a fifth of it left, an error once overdue.
+func dueCell(st Styles, r model.ConflictSummary, now time.Time, w int) string {
+	if r.Route == nil || !r.Status.Routed() {
+		return cell("", w)
+	}
+	left := r.Route.DueIn(now)
+	switch {
+	case left == "overdue":
+		return st.Error.Render(cell(left, w))
+	case r.Route.Urgent(now):
+		return st.Warn.Render(cell(left, w))
+	}
+	return st.Muted.Render(cell(left, w))
 }
 
 // cell pads or cuts s to exactly w cells (0: nothing).

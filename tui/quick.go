@@ -30,6 +30,17 @@ const (
 	quickDismiss
 	// quickReopen takes back a resolved conflict's decision.
 	quickReopen
+	// quickApprove carries out an escalation's proposal.
+	quickApprove
+	// quickRework sends a conflict back to its authors.
+	quickRework
+)
+
+// names of each kind: for the prompt, for a batch, for the undo line.
+var (
+	kindNames  = []string{"Keep A", "Keep B", "Dismiss", "Reopen", "Approve", "Send back"}
+	batchNames = []string{"Keep A on", "Keep B on", "Dismiss", "Reopen", "Approve the proposals of", "Send back"}
+	kindVerbs  = []string{"keep A", "keep B", "dismiss", "reopen", "approve", "send back"}
 )
 
 // prompt is a quick decision being written.
@@ -72,20 +83,31 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "why? (required; " + keyOf(m.keys.Up) + " brings back a recent rationale)"
+	if kind == quickRework {
+		in.Placeholder = "what should the authors revise? (required: it is their directive)"
+	}
 	in.CharLimit = 2000
 	in.SetWidth(max(20, m.width-2))
 	m.prompt = &prompt{kind: kind, targets: targets, input: in, recent: -1}
-	return tea.Batch(m.prompt.input.Focus(), planQuick(m.svc, m.me, kind, targets))
+	_, hw := m.highway()
+	_, offline := m.svc.Offline()
+	return tea.Batch(m.prompt.input.Focus(), planQuick(m.svc, m.me, kind, targets, hw && !offline))
 }
 
 // planQuick works out, for each target, the decision a quick key makes:
 // the honest strategy for a kept unit, dismiss, and whether the field
 // would take it now (MERGE's dry run).
-func planQuick(svc deskReader, me model.Agent, kind quickKind, targets []string) tea.Cmd {
+// reworks says whether the field takes reworks (a live field that has
+// them).
+func planQuick(svc deskReader, me model.Agent, kind quickKind, targets []string, reworks bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		plans := make([]plan, len(targets))
 		for i, id := range targets {
+			if kind == quickRework {
+				plans[i] = planRework(ctx, svc, me, id, reworks)
+				continue
+			}
 			plans[i] = planOne(ctx, svc, me, kind, id)
 		}
 		return plansMsg{targets: targets, plans: plans}
@@ -110,6 +132,16 @@ func planOne(ctx context.Context, svc deskReader, me model.Agent, kind quickKind
 		return p
 	case quickDismiss:
 		p.req.Strategy = model.Dismiss
+	case quickApprove:
+		req, perr := approval(me, d, "—")
+		if perr != nil {
+			p.refusal = plainError(perr)
+			return p
+		}
+		p.req = req
+		if w := req.Resolution.WinnerID; w != nil {
+			p.winner = *w
+		}
 	default:
 		p.winner = d.Conflict.UnitA
 		if kind == quickKeepB {
@@ -194,14 +226,25 @@ func (m *Model) acceptQuick() tea.Cmd {
 		return nil
 	}
 	var reqs []model.MergeRequest
+	var reworks []model.ReworkRequest
 	for _, pl := range p.plans {
-		if pl.refusal == "" {
+		switch {
+		case pl.refusal != "":
+		case p.kind == quickRework:
+			reworks = append(reworks, model.ReworkRequest{ConflictID: pl.detail.Conflict.ID, Rationale: why,
+				ExpectedVersion: pl.detail.Conflict.Version})
+		case p.kind == quickApprove:
+			req, perr := approval(m.me, pl.detail, why)
+			if perr == nil {
+				reqs = append(reqs, req)
+			}
+		default:
 			req := pl.req
 			req.Resolution.Rationale = why
 			reqs = append(reqs, req)
 		}
 	}
-	if len(reqs) == 0 {
+	if len(reqs) == 0 && len(reworks) == 0 {
 		p.problem = "Nothing to write: the field would refuse every one of them."
 		return nil
 	}
@@ -217,7 +260,7 @@ func (m *Model) acceptQuick() tea.Cmd {
 	if m.screen == screenConflict {
 		m.screen = screenQueue
 	}
-	cmd := m.hold(label, reqs)
+	cmd := m.holdAll(label, reqs, reworks)
 	m.queue.skipTo(m.queueRows(), m.isPending)
 	return cmd
 }
@@ -233,10 +276,10 @@ func (m *Model) remember(why string) {
 
 // quickLabel names a quick decision in a few words, for the undo line.
 func (m *Model) quickLabel(kind quickKind, plans []plan) string {
-	verb := []string{"keep A", "keep B", "dismiss"}[kind]
+	verb := kindVerbs[kind]
 	if len(plans) == 1 {
 		pl := plans[0]
-		if pl.req.Strategy != "" && kind != quickDismiss {
+		if pl.req.Strategy != "" && kind != quickDismiss && kind != quickRework {
 			verb += " (" + string(pl.req.Strategy) + ")"
 		}
 		return pl.req.ConflictID + ": " + verb
@@ -278,7 +321,7 @@ func (m *Model) promptView() string {
 func (m *Model) planLine(kind quickKind, pl plan) string {
 	st := m.styles
 	c := pl.detail.Conflict
-	name := []string{"Keep A", "Keep B", "Dismiss", "Reopen"}[kind]
+	name := kindNames[kind]
 	if pl.refusal != "" {
 		return st.Error.Render(name+" on "+safetext.Line(pl.req.ConflictID)+" would be refused: ") + safetext.Line(pl.refusal)
 	}
@@ -287,11 +330,20 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 		return st.Header.Render(name) + " " + safetext.Line(c.ID) + ": its " + string(r.Strategy) + " decision by " +
 			safetext.Line(r.ResolvedBy) + " is taken back; the conflict is escalated again" + st.Muted.Render(" · why?")
 	}
+	if kind == quickRework {
+		return m.reworkLine(pl)
+	}
 	fs := model.Foresee(pl.detail, m.agents, pl.req.Strategy, pl.winner)
 	var parts []string
-	if kind == quickDismiss {
+	if kind == quickApprove {
+		parts = append(parts, safetext.Line(c.Proposal.By)+"'s proposal: "+safetext.Line(c.Proposal.Describe(c)))
+	}
+	switch {
+	case pl.req.Strategy == model.Synthesis:
+		parts = append(parts, safetext.Line(c.ID)+": a new unit replaces both")
+	case kind == quickDismiss:
 		parts = append(parts, safetext.Line(c.ID)+" dismissed: both units stand")
-	} else {
+	default:
 		why := "your judgment"
 		for _, pick := range pl.detail.Picks {
 			if pick.Strategy == pl.req.Strategy && !pick.Tie {
@@ -310,15 +362,21 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 // batchLine says what a quick decision on marked rows records.
 func (m *Model) batchLine(kind quickKind, plans []plan) string {
 	st := m.styles
-	name := []string{"Keep A on", "Keep B on", "Dismiss"}[kind]
+	name := batchNames[kind]
 	var refused []string
 	for _, pl := range plans {
 		if pl.refusal != "" {
 			refused = append(refused, safetext.Line(pl.req.ConflictID))
 		}
 	}
-	line := st.Header.Render(fmt.Sprintf("%s %d marked conflicts", name, len(plans))) +
-		st.Muted.Render(" · each in its own transaction, by the rule that picks the kept unit where one does")
+	how := " · each in its own transaction, by the rule that picks the kept unit where one does"
+	switch kind {
+	case quickRework:
+		how = " · to their authors, your rationale their directive"
+	case quickApprove:
+		how = " · each as proposed, in its own transaction"
+	}
+	line := st.Header.Render(fmt.Sprintf("%s %d marked conflicts", name, len(plans))) + st.Muted.Render(how)
 	if len(refused) > 0 {
 		line += st.Warn.Render(fmt.Sprintf(" · %d would be refused and left: %s", len(refused), strings.Join(refused, ", ")))
 	}

@@ -64,7 +64,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: decideAt("the strategies, one down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
 				does: showing("▸ last_write_wins")},
 		}},
-		{"down", "m", []check{
+		{"down", "n", []check{
 			{at: atQueue, shows: []string{"%s down"}, does: showing("▸ conflict-011")},
 			{at: atConflict, does: scrolling},
 			{at: atDecide, does: showing("▸ confidence_weighted")},
@@ -96,7 +96,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"keep_filter", "ctrl+o", []check{
 			{at: atFilter, shows: []string{"%s keep filter"}, does: showing("enter open")},
 		}},
-		{"sort", "S", []check{
+		{"sort", "Y", []check{
 			{at: atQueue, does: showing("by type")},
 		}},
 		{"all_statuses", "%", []check{
@@ -111,15 +111,15 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"keep_a", "K", []check{
 			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
-			{at: atConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
+			{at: atPlainConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-011:")},
 		}},
 		{"keep_b", "J", []check{
 			{at: atQueue, shows: []string{"%s keep B"}, does: showing("Keep B conflict-008:")},
-			{at: atConflict, shows: []string{"%s keep B"}, does: showing("Keep B conflict-008:")},
+			{at: atPlainConflict, shows: []string{"%s keep B"}, does: showing("Keep B conflict-011:")},
 		}},
 		{"dismiss", "Q", []check{
 			{at: atQueue, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008 dismissed")},
-			{at: atConflict, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008 dismissed")},
+			{at: atPlainConflict, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-011 dismissed")},
 		}},
 		{"mark", "x", []check{
 			{at: atQueue, shows: []string{"%s mark"}, does: showing("1 marked")},
@@ -132,6 +132,18 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"undo", "ctrl+z", []check{
 			{at: atWaiting, shows: []string{"%s undo"}, does: showing("Undone:")},
+		}},
+		{"approve", "P", []check{
+			{at: atQueue, does: showing("Approve plan-juno's proposal")},
+			{at: atConflict, shows: []string{"%s approve"}, does: showing("Approve plan-juno's proposal")},
+		}},
+		{"modify", "I", []check{
+			{at: atConflict, shows: []string{"%s modify"}, does: showing("┃ ## Phase 0 gate: met for same-currency")},
+		}},
+		{"send_back", "ctrl+k", []check{
+			{at: atQueue, does: showing("Send back conflict-008 to")},
+			{at: atConflict, shows: []string{"%s send back"}, does: showing("Send back conflict-008 to")},
+			{at: atPlainConflict, shows: []string{"%s send back"}, does: showing("Send back conflict-011 to")},
 		}},
 		{"next_pane", "ctrl+t", []check{
 			{at: atNarrowConflict, shows: []string{"%s switches", "%s switch pane"}, does: showing("The 0.004 % leaves out")},
@@ -434,7 +446,13 @@ var (
 		s.waitFor("Resolved")
 	})
 
-	atConflict    = conflictAt("a conflict", func(*session) {})
+	atConflict = conflictAt("a conflict", func(*session) {})
+	// atPlainConflict is one without a proposal: conflict-011.
+	atPlainConflict = conflictAt("a conflict without a proposal", func(s *session) {
+		s.press(s.k.Back)
+		openByFilter(s, "conflict-011")
+		s.waitFor("Routed to you")
+	})
 	atConflictEnd = conflictAt("a conflict, at its end", func(s *session) {
 		before := s.p.Frame()
 		s.press(s.k.Bottom)

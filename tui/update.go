@@ -45,6 +45,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pendingDone(msg)
 	case reopenedMsg:
 		return m.reopened(msg)
+	case sweepDueMsg:
+		return m.sweep()
+	case sweptMsg:
+		return m.swept(msg)
 	case checkedMsg:
 		if f := m.drafts[msg.id]; f != nil && f.checked == msg.key {
 			f.check = msg.refusal

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"arbiter/config"
 	"arbiter/model"
@@ -27,13 +28,18 @@ func (a *app) runScreen(ctx context.Context, cfg config.Config, svc review.Desk,
 		return a.printScreen(ctx, cfg, svc, as)
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
-	m := tui.New(svc, tui.Options{Field: cfg.DB, As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys})
+	m := tui.New(svc, tui.Options{Field: cfg.DB, As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
+		SweepEvery: sweepEvery})
 	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout)).Run()
 	if err == tea.ErrInterrupted || err == tea.ErrProgramKilled {
 		return nil
 	}
 	return err
 }
+
+// sweepEvery is how often the screen does what the field's deadlines ask
+// for, on a field it may write.
+const sweepEvery = 5 * time.Second
 
 // isTerminal reports whether f is a terminal.
 func isTerminal(f any) bool {

@@ -19,6 +19,7 @@ type Map struct {
 	Up, Down, Top, Bottom, PageUp, PageDown                             key.Binding
 	Open, Filter, KeepFilter, Sort, AllStatuses, MineOnly, Refresh      key.Binding
 	KeepA, KeepB, Dismiss, Mark, MarkAll, Accept, Undo                  key.Binding
+	Approve, Modify, SendBack                                           key.Binding
 	NextPane, SyncScroll, Diff, Raw, History, Reopen                    key.Binding
 	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
@@ -63,6 +64,9 @@ func (m *Map) columns() [][]row {
 		{&m.MarkAll, "mark_all", k("*"), "*", "mark all", "mark every row shown, or unmark them all", InQueue},
 		{&m.Accept, "accept", k("enter"), "enter", "write it", "write the quick decision the prompt describes", InPrompt},
 		{&m.Undo, "undo", k("u"), "u", "undo", "take back the decision waiting to be written", InQueue | InConflict | InBusy},
+		{&m.Approve, "approve", k("p"), "p", "approve", "carry out the escalating agent's proposal as your decision (asks for the rationale)", InQueue | InConflict},
+		{&m.Modify, "modify", k("m"), "m", "modify", "change the proposal (the other unit, or its synthesis) in the decision form", InConflict},
+		{&m.SendBack, "send_back", k("S"), "S", "send back", "send the conflict back to its authors for rework, your rationale their directive", InQueue | InConflict},
 	}, {
 		{&m.NextPane, "next_pane", k("tab"), "tab", "switch pane", "move between the two units", InConflict},
 		{&m.SyncScroll, "sync_scroll", k("L"), "L", "lock scroll", "scroll both units together, or each on its own", InConflict},

@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// While the screen holds a field writable, it does what the field's
+// deadlines ask for every Options.SweepEvery, as arbiter sweep does:
+// reminders, overdue notices, fallbacks. Several screens and a cron job
+// sweeping the same field do each thing once (review's Sweep).
+
+type (
+	// sweepDueMsg: time to sweep.
+	sweepDueMsg struct{}
+	// sweptMsg is what a sweep did.
+	sweptMsg struct {
+		rep model.SweepReport
+		err error
+	}
+)
+
+// sweeps reports whether the screen sweeps the field's deadlines.
+func (m *Model) sweeps() bool {
+	_, hw := m.highway()
+	_, offline := m.svc.Offline()
+	return m.opt.SweepEvery > 0 && hw && !offline && m.readOnly == ""
+}
+
+// sweepAfter asks for a sweep after d.
+func (m *Model) sweepAfter(d time.Duration) tea.Cmd {
+	if !m.sweeps() {
+		return nil
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return sweepDueMsg{} })
+}
+
+// sweep sweeps the field now.
+func (m *Model) sweep() tea.Cmd {
+	hw, _ := m.highway()
+	return func() tea.Msg {
+		rep, err := hw.Sweep(context.Background())
+		return sweptMsg{rep: rep, err: err}
+	}
+}
+
+// swept says what a sweep did that concerns the person, reloads what it
+// changed and waits for the next one. A failing sweep is said once, until
+// one succeeds again.
+func (m *Model) swept(msg sweptMsg) tea.Cmd {
+	next := m.sweepAfter(m.opt.SweepEvery)
+	if msg.err != nil {
+		if m.sweepFailed {
+			return next
+		}
+		m.sweepFailed = true
+		return tea.Batch(next, m.say("Sweeping the field's deadlines failed (trying again): "+plainError(msg.err)))
+	}
+	m.sweepFailed = false
+	if len(msg.rep.Actions) == 0 {
+		return next
+	}
+	cmds := []tea.Cmd{next, m.reloadQueue()}
+	if m.screen != screenQueue && m.conflict.id != "" {
+		cmds = append(cmds, loadDetail(m.svc, m.conflict.id))
+	}
+	if s := sweepNews(msg.rep, m.me.ID); s != "" {
+		cmds = append(cmds, m.say(s))
+	}
+	return tea.Batch(cmds...)
+}
+
+// sweepNews is the line a sweep's report earns on the screen of viewer:
+// every fallback executed, and the reminders meant for them.
+func sweepNews(rep model.SweepReport, viewer string) string {
+	var parts []string
+	for _, a := range rep.Actions {
+		switch {
+		case a.Kind == model.SweepFallback:
+			parts = append(parts, safetext.Line(a.ConflictID)+": "+lineOf(a.Result))
+		case viewer != "" && (a.Owner == viewer || slices.Contains(a.NotifiedAgents, viewer)):
+			parts = append(parts, "reminder, "+safetext.Line(a.ConflictID)+": "+lineOf(a.Result))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return "Deadline — " + parts[0]
+	}
+	return fmt.Sprintf("Deadlines (%d) — %s", len(parts), strings.Join(parts, "; "))
+}
