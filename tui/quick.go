@@ -183,10 +183,12 @@ func (m *Model) plansArrived(msg plansMsg) tea.Cmd {
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := m.prompt
 	k := m.keys
+	typed := msg.Text != "" // a letter is text here, whatever it is bound to
 	switch {
 	case key.Matches(msg, k.Back):
 		m.prompt = nil
 		return nil
+	case typed:
 	case key.Matches(msg, k.Up):
 		if len(m.recent) > 0 {
 			p.recent = min(p.recent+1, len(m.recent)-1)

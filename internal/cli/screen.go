@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"arbiter/config"
@@ -106,12 +107,26 @@ func (a *app) printTurn(ctx context.Context, cfg config.Config, svc review.Desk,
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Nothing in the queue is %s's to decide or vote on:\n", clean(as))
-	seen := map[model.ConflictStatus]bool{}
+	// One line for the conflicts that wait for the same people.
+	var whos []string
+	waiting := map[string][]string{}
 	for _, r := range rows {
-		if !seen[r.Status] {
-			seen[r.Status] = true
-			fmt.Fprintf(a.stdout, "  %s conflicts wait for %s\n", r.Status, clean(model.WhoActs(p, agents, r)))
+		who := model.WhoActs(p, agents, r)
+		if waiting[who] == nil {
+			whos = append(whos, who)
 		}
+		waiting[who] = append(waiting[who], r.ID)
+	}
+	for _, who := range whos {
+		ids := waiting[who]
+		verb := "waits"
+		if len(ids) > 1 {
+			verb = "wait"
+		}
+		if len(ids) > 3 {
+			ids = append(ids[:3:3], fmt.Sprintf("%d more", len(ids)-3))
+		}
+		fmt.Fprintf(a.stdout, "  %s %s for %s\n", clean(strings.Join(ids, ", ")), verb, clean(who))
 	}
 	return nil
 }

@@ -19,8 +19,8 @@ const walCheckpointBytes = 4000 * 4096
 // other without a pause. The log restarts from its beginning only when a
 // checkpoint has copied all of it before the next write begins, which a
 // checkpoint running beside back-to-back writes never does; past this
-// size the writer checkpoints itself, as SQLite would have (most of the
-// log is already copied by then).
+// size the writer checkpoints itself and empties the log (most of it is
+// already copied by then).
 const walBacklogBytes = 4 * walCheckpointBytes
 
 // checkpointer copies the write-ahead log back into the field on a
@@ -36,6 +36,9 @@ type checkpointer struct {
 	wake chan struct{}
 	done chan struct{}
 	once sync.Once
+	// running is held by the checkpoint under way: SQLite runs one at a
+	// time and answers a second with SQLITE_BUSY at once, not waiting.
+	running sync.Mutex
 }
 
 func (s *Store) startCheckpointer() {
@@ -48,7 +51,9 @@ func (s *Store) startCheckpointer() {
 			// for a lock: writers and readers go on meanwhile. A failure
 			// leaves the log as it is, to be copied next time or when the
 			// field closes.
+			c.running.Lock()
 			s.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+			c.running.Unlock()
 		}
 	}()
 }
@@ -63,7 +68,12 @@ func (s *Store) wrote(ctx context.Context) {
 	switch {
 	case err != nil || fi.Size() < walCheckpointBytes:
 	case fi.Size() >= walBacklogBytes:
-		s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		// After the checkpoint under way, TRUNCATE copies the rest of
+		// the log, waiting (busy_timeout) for readers still on it, and
+		// empties it.
+		s.ckpt.running.Lock()
+		s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+		s.ckpt.running.Unlock()
 	default:
 		select {
 		case s.ckpt.wake <- struct{}{}:
