@@ -373,6 +373,8 @@ func (m *Model) batchLine(kind quickKind, plans []plan) string {
 	}
 	how := " · each in its own transaction, by the rule that picks the kept unit where one does"
 	switch kind {
+	case quickDismiss:
+		how = " · each in its own transaction; both units of each stand"
 	case quickRework:
 		how = " · to their authors, your rationale their directive"
 	case quickApprove:

@@ -50,6 +50,23 @@ func TestScreenshots(t *testing.T) {
 	s.waitFor("Phase 0 gate", "matches.") // all of it typed
 	write("decide", "arbiter — writing a decision", s)
 
+	q := start(t, svc, demo.Operator, w, h)
+	q.waitFor("▸ conflict-008", "authority 10")
+	q.keys("j")
+	q.waitFor("▸ conflict-011")
+	q.keys("B")
+	q.waitFor("Keep B conflict-011:")
+	q.typeText("Idempotency first: a double capture costs more than a late dashboard.")
+	q.waitFor("late dashboard.")
+	write("quick", "arbiter — a quick decision: one key and a rationale", q)
+	q.keys("esc", "space", "space", "space")
+	q.waitFor("3 marked")
+	q.keys("X")
+	q.waitFor("Dismiss 3 marked conflicts")
+	q.typeText("Checked with both authors: no real contradiction.")
+	q.waitFor("no real contradiction.")
+	write("batch", "arbiter — one decision on marked rows", q)
+
 	v := start(t, svc, "lead-priya", w, h)
 	openByFilter(v, "conflict-014")
 	v.keys("v")
