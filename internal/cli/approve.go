@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"arbiter/config"
-	"arbiter/internal/jsonout"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -81,15 +80,7 @@ instead, use arbiter rework.`,
 			if err != nil {
 				return err
 			}
-			if f.json {
-				return jsonout.Write(a.stdout, resp)
-			}
-			if resp.Offline != nil {
-				printOfflineMerge(a.stdout, resp)
-				return nil
-			}
-			printMerge(a.stdout, resp)
-			return nil
+			return a.writeMerge(resp, f.json)
 		}),
 	}
 	fl := cmd.Flags()

@@ -87,15 +87,7 @@ cast, else the fallback executes.`,
 			if err != nil {
 				return err
 			}
-			if f.json {
-				return jsonout.Write(a.stdout, resp)
-			}
-			if resp.Offline != nil {
-				printOfflineMerge(a.stdout, resp)
-				return nil
-			}
-			printMerge(a.stdout, resp)
-			return nil
+			return a.writeMerge(resp, f.json)
 		}),
 	}
 	fl := cmd.Flags()
@@ -116,6 +108,20 @@ cast, else the fallback executes.`,
 	cmd.MarkFlagsMutuallyExclusive("synthesis", "synthesis-file")
 	cmd.MarkFlagsMutuallyExclusive("propose", "propose-synthesis")
 	return cmd
+}
+
+// writeMerge prints a MERGE response: JSON, or what changed (or, offline,
+// what will when the decisions file is applied).
+func (a *app) writeMerge(resp model.MergeResponse, asJSON bool) error {
+	switch {
+	case asJSON:
+		return jsonout.Write(a.stdout, resp)
+	case resp.Offline != nil:
+		printOfflineMerge(a.stdout, resp)
+	default:
+		printMerge(a.stdout, resp)
+	}
+	return nil
 }
 
 // checkRouting refuses routing and proposal flags that do not go with the

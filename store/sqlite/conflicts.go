@@ -211,7 +211,12 @@ var updateConflictSQL = `UPDATE conflicts SET (` + mutableCols + `) =
 
 // ConflictsOfUnit lists the conflicts that unit id is part of.
 func (t *Tx) ConflictsOfUnit(id string) ([]model.Conflict, error) {
-	rows, err := t.query(conflictsOfUnitSQL, id, id)
+	return t.conflicts(conflictsOfUnitSQL, id, id)
+}
+
+// conflicts reads the conflicts a query of conflictCols selects.
+func (t *Tx) conflicts(query string, args ...any) ([]model.Conflict, error) {
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -15,20 +15,7 @@ import (
 // once; the caller decides what its route asks for (model.Route.DueAt).
 func (t *Tx) DueConflicts(now time.Time) ([]model.Conflict, error) {
 	at := fmtTime(now)
-	rows, err := t.query(dueSQL, at, at)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []model.Conflict
-	for rows.Next() {
-		c, err := scanConflict(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return t.conflicts(dueSQL, at, at)
 }
 
 // dueSQL spells each index's condition as the index does, so that SQLite
