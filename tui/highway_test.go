@@ -180,7 +180,7 @@ func TestTheScreenExecutesFallbacksWhenTheirDeadlinePasses(t *testing.T) {
 		o.SweepEvery = 20 * time.Millisecond
 		o.Now = func() time.Time { return later }
 	})
-	s.waitFor("Deadline", "conflict-012: ")
+	s.waitFor("conflict-012's deadline passed: evidence_count")
 	f := s.waitGone("conflict-012 ")
 	if !strings.Contains(f, "conflict-011") {
 		t.Errorf("the queue lost conflict-011, which has no fallback:\n%s", f)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"arbiter/internal/safetext"
 	"arbiter/model"
@@ -82,7 +83,10 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 	}
 	in := textinput.New()
 	in.Prompt = ""
-	in.Placeholder = "why? (required; " + keyOf(m.keys.Up) + " brings back a recent rationale)"
+	in.Placeholder = "why? (required)"
+	if up := untypedKeys(m.keys.Up); up != "" {
+		in.Placeholder = "why? (required; " + up + " brings back a recent rationale)"
+	}
 	if kind == quickRework {
 		in.Placeholder = "what should the authors revise? (required: it is their directive)"
 	}
@@ -265,6 +269,18 @@ func (m *Model) acceptQuick() tea.Cmd {
 	cmd := m.holdAll(label, reqs, reworks)
 	m.queue.skipTo(m.queueRows(), m.isPending)
 	return cmd
+}
+
+// untypedKeys are b's keys that are not text: the ones the prompt
+// takes as keys ("↑" of "↑/k"), "" if none.
+func untypedKeys(b key.Binding) string {
+	var out []string
+	for _, k := range keysOf(b) {
+		if utf8.RuneCountInString(k) > 1 || (k != "" && k[0] >= utf8.RuneSelf) {
+			out = append(out, k)
+		}
+	}
+	return strings.Join(out, "/")
 }
 
 // remember keeps a rationale for ↑, most recent first, without repeats.

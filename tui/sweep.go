@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -83,18 +82,20 @@ func (m *Model) swept(msg sweptMsg) tea.Cmd {
 func sweepNews(rep model.SweepReport, viewer string) string {
 	var parts []string
 	for _, a := range rep.Actions {
+		id := safetext.Line(a.ConflictID)
+		mine := viewer != "" && (a.Owner == viewer || slices.Contains(a.NotifiedAgents, viewer))
 		switch {
 		case a.Kind == model.SweepFallback:
-			parts = append(parts, safetext.Line(a.ConflictID)+": "+lineOf(a.Result))
-		case viewer != "" && (a.Owner == viewer || slices.Contains(a.NotifiedAgents, viewer)):
-			parts = append(parts, "reminder, "+safetext.Line(a.ConflictID)+": "+lineOf(a.Result))
+			parts = append(parts, id+"'s deadline passed: "+lineOf(a.Result))
+		case !mine:
+		case a.Kind == model.SweepOverdue:
+			parts = append(parts, id+" is overdue and nothing executes: it waits for an answer")
+		default:
+			parts = append(parts, "reminder: "+id+" has "+lineOf(a.Result))
 		}
 	}
-	switch len(parts) {
-	case 0:
+	if len(parts) == 0 {
 		return ""
-	case 1:
-		return "Deadline — " + parts[0]
 	}
-	return fmt.Sprintf("Deadlines (%d) — %s", len(parts), strings.Join(parts, "; "))
+	return strings.Join(parts, "; ") + "."
 }
