@@ -50,6 +50,12 @@ func TestScreenshots(t *testing.T) {
 	s.waitFor("Phase 0 gate", "matches.") // all of it typed
 	write("decide", "arbiter — writing a decision", s)
 
+	tw := start(t, svc, demo.Operator, w, h)
+	openByFilter(tw, "conflict-012")
+	tw.press(tw.k.ThreeWay)
+	tw.waitFor("base mem-038", "!! Black Friday", "2 disputed")
+	write("three-way", "arbiter — three-way: what each side changed in the unit both revise", tw)
+
 	v := start(t, svc, "lead-priya", w, h)
 	openByFilter(v, "conflict-014")
 	v.keys("v")
