@@ -104,13 +104,15 @@ func (v *conflictView) fill(st Styles, cache map[mdKey]formatted) {
 	if !v.loaded {
 		return
 	}
+	if v.three.on {
+		v.fillThree(st)
+		return
+	}
 	for i := range v.heads {
 		v.heads[i] = v.head(st, i)
 	}
 	a, b := v.detail.A.Unit.Content, v.detail.B.Unit.Content
 	switch {
-	case v.three.on:
-		v.fillThree(st)
 	case v.history:
 		v.show(0, historyText(st, v.detail, v.raw), true)
 		v.show(1, notificationsText(st, v.detail), true)

@@ -45,6 +45,15 @@ type threeView struct {
 	shown  *threeLaid
 	resume int
 	heads  [3]measured
+	// headsOf is what the heads were laid out for.
+	headsOf headsKey
+}
+
+// headsKey is what the panes' headers depend on.
+type headsKey struct {
+	width int
+	theme Theme
+	cmp   *comparison
 }
 
 // layout sizes the panes for a w-wide area of area lines below the
@@ -75,8 +84,11 @@ func (v conflictView) threeKey(st Styles) threeKey {
 // fillThree puts the layout in the panes, or says why it is not there.
 func (v *conflictView) fillThree(st Styles) {
 	t := &v.three
-	for i := range t.heads {
-		t.heads[i] = v.threeHead(st, i)
+	if hk := (headsKey{t.innerW, st.Theme, t.cmp}); hk != t.headsOf {
+		for i := range t.heads {
+			t.heads[i] = v.threeHead(st, i)
+		}
+		t.headsOf = hk
 	}
 	var note string
 	switch {
