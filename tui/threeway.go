@@ -99,7 +99,7 @@ func (v *conflictView) fillThree(st Styles) {
 	case t.shown != t.laid:
 		for i := range t.panes {
 			t.panes[i].setLaid(t.laid.panes[i])
-			if t.shown == nil {
+			if t.shown == nil && !t.panes[i].end { // where the reader was
 				t.panes[i].SetYOffset(t.resume)
 			}
 		}

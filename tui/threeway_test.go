@@ -86,7 +86,7 @@ func TestThreeWayPanesScrollTogether(t *testing.T) {
 	s.waitFor("▸ conflict-008")
 	openByFilter(s, "conflict-012")
 	s.press(s.k.ThreeWay)
-	f := s.waitFor("base mem-038")
+	f := s.waitFor("base mem-038", "## Load-test target for Keel")
 	if rowWith(f, "## Load-test target for Keel", 3) < 0 || strings.Contains(f, "auth-peak.js") {
 		t.Fatalf("the panes should start at the top, too short for the end:\n%s", f)
 	}
@@ -106,7 +106,7 @@ func TestThreeWayPanesScrollTogether(t *testing.T) {
 
 	// Narrow, the panes are tabs, and each shows the same rows.
 	s.tm.Send(windowSize(100, 26))
-	s.waitFor(" base mem-038   A mem-039   B mem-040   " + keyOf(s.k.NextPane) + " switches")
+	s.waitFor(" base mem-038   A mem-039   B mem-040   "+keyOf(s.k.NextPane)+" switches", "## Load-test target for Keel")
 	s.press(s.k.Bottom)
 	f = s.waitFor("auth-peak.js", "by plan-juno")
 	at := rowWith(f, "scripts/auth-peak.js`", 1)
