@@ -63,6 +63,7 @@ type Model struct {
 	help   help.Model
 	md     *markdown
 	cache  map[mdKey]formatted
+	three  threeCache
 
 	me       model.Agent
 	meErr    error

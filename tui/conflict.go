@@ -41,6 +41,8 @@ type conflictView struct {
 	shown [2]paneText
 	// heads are each pane's title and metadata, laid out by fill.
 	heads [2]measured
+	// three is the three-way view (threeway.go).
+	three threeView
 
 	w, h, innerW, paneH int
 	tabs                bool
@@ -88,6 +90,7 @@ func (v *conflictView) layout(w, h int) {
 		v.panes[i].SetWidth(v.innerW)
 		v.panes[i].SetHeight(max(1, v.paneH-2-1-paneMetaLines-1))
 	}
+	v.three.layout(w, h-v.headerLines())
 }
 
 // key is the cache key of side i's rendering at the current size.
@@ -106,6 +109,10 @@ func (v conflictView) side(i int) model.Side {
 // cache has it), the word diff, the raw text, or the history.
 func (v *conflictView) fill(st Styles, cache map[mdKey]formatted) {
 	if !v.loaded {
+		return
+	}
+	if v.three.on {
+		v.fillThree(st)
 		return
 	}
 	for i := range v.heads {
@@ -165,6 +172,12 @@ func (v *conflictView) show(i int, text string, wrap bool) {
 
 // scroll moves the focused pane, or both when scrolling is locked.
 func (v *conflictView) scroll(fn func(*scroller)) {
+	if v.three.on {
+		for i := range v.three.panes {
+			fn(&v.three.panes[i])
+		}
+		return
+	}
 	for i := range v.panes {
 		if v.sync || i == v.focus || v.history {
 			fn(&v.panes[i])
@@ -186,6 +199,9 @@ func (m *Model) open(id string) tea.Cmd {
 func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	v := &m.conflict
 	k := m.keys
+	if cmd, ok := m.threeWayKey(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -371,7 +387,7 @@ func (m *Model) conflictHelp() []key.Binding {
 	case m.turn() == model.TurnVote:
 		out = append(out, k.Vote)
 	}
-	return append(out, k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help)
+	return append(out, v.viewKeys(k)...)
 }
 
 func (v conflictView) view(st Styles, k keymap.Map) string {
@@ -384,6 +400,9 @@ func (v conflictView) view(st Styles, k keymap.Map) string {
 	var b strings.Builder
 	b.WriteString(v.headerView(st, k))
 	b.WriteByte('\n')
+	if v.three.on {
+		return b.String() + v.threeWayView(st, k)
+	}
 	if v.tabs {
 		b.WriteString(v.tabsView(st, k))
 		b.WriteByte('\n')

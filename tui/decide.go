@@ -38,6 +38,8 @@ type decideForm struct {
 	// modifies is the proposal the form changes (startModify), whose
 	// note the rationale gets.
 	modifies *model.Proposal
+	// suggest is the synthesis's start from the suggestion (suggest.go).
+	suggest suggestState
 }
 
 // checkedMsg is a dry run's verdict on a form's decision.
@@ -223,6 +225,9 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.queue.skipTo(m.queueRows(), m.isPending)
 		return m.reloadQueue()
 	}
+	if cmd, ok := m.suggestKey(f, msg); ok {
+		return cmd
+	}
 	synthesis := f.strategy() == model.Synthesis
 	switch {
 	case key.Matches(msg, k.Back):
@@ -276,6 +281,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	case fieldSynthesis:
 		f.preview = ""
 		f.synthesis, cmd = f.synthesis.Update(msg)
+		f.recount()
 	}
 	return cmd
 }
@@ -294,7 +300,7 @@ func (m *Model) decideHelp() []key.Binding {
 	}
 	b := []key.Binding{k.Next, k.Submit, k.Back}
 	if f != nil && f.strategy() == model.Synthesis {
-		b = append(b, k.Editor, k.Preview)
+		b = append(b, k.Editor, k.Preview, k.Suggest)
 	}
 	return b
 }
@@ -361,13 +367,13 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	if f.strategy() == model.Synthesis {
 		b.WriteString("\n")
 		mark(fieldSynthesis)
-		b.WriteString(fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") +
-			st.Muted.Render("  "+helpOf(k.Editor)+" · "+helpOf(k.Preview)) + "\n")
+		b.WriteString(fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") + f.synthesisHints(st, k) + "\n")
 		if f.preview != "" {
 			b.WriteString(f.preview + "\n")
 		} else {
 			b.WriteString(f.synthesis.View() + "\n")
 		}
+		b.WriteString(f.suggestNote(st, w))
 	}
 	b.WriteString(f.statusView(st, w))
 	return b.String(), focusAt
@@ -413,6 +419,7 @@ func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent, 
 	if fs.NewUnit {
 		b.WriteString("  a new synthesis unit is created, elaborating both\n")
 	}
+	b.WriteString(f.unsettledLine(st))
 	if f.strategy() == model.Dismiss {
 		b.WriteString("  both units stay active\n")
 	}

@@ -74,6 +74,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	text, _, _ := strings.Cut(msg.text, editorMarker)
 	f.synthesis.SetValue(strings.TrimSpace(text))
+	f.recount()
 	f.preview = ""
 	return nil
 }

@@ -16,7 +16,8 @@ import (
 func (m *Model) helpView() string {
 	h := m.help
 	h.SetWidth(0) // measure each row whole
-	cols := m.keys.FullHelp()
+	k := m.helpKeys()
+	cols := k.FullHelp()
 	var rows []string
 	for len(cols) > 0 {
 		n := len(cols)

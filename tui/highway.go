@@ -17,9 +17,12 @@ import (
 // modify, send back for rework.
 
 // routed reports whether c waits on a route (an owner, a deadline) or a
-// rework, so that the conflict's header has a line for it.
+// rework, so that the conflict's header has a line for it; one routed to
+// any human operator without a deadline has none.
 func routed(c model.Conflict) bool {
-	return (c.Route != nil && c.Status.Routed()) || (c.Rework != nil && c.Status == model.StatusResolving)
+	r := c.Route
+	return (r != nil && c.Status.Routed() && (r.Owner != "" || r.Deadline != nil)) ||
+		(c.Rework != nil && c.Status == model.StatusResolving)
 }
 
 // proposed reports whether c carries a proposal a person can still

@@ -154,6 +154,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"diff", "W", []check{
 			{at: atConflict, shows: []string{"%s word diff"}, does: changing},
 		}},
+		{"three_way", "#", []check{
+			{at: atRevisedConflict, shows: []string{"%s three-way"}, does: showing("base mem-038")},
+		}},
 		{"raw", "^", []check{
 			{at: atConflict, does: changing},
 		}},
@@ -198,6 +201,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"preview", "ctrl+o", []check{
 			{at: atSynthesisTyped, shows: []string{"%s preview"}, does: showing("A bold claim.")},
+		}},
+		{"suggest", "ctrl+l", []check{
+			{at: atRevisedSynthesis, shows: []string{"%s suggestion"}, does: showing("<<<<<<< A")},
 		}},
 		{"confirm", "o", []check{
 			{at: atDecideConfirm, shows: []string{"%s yes", "%s write it"}, does: showing("Written."), again: resubmit("Write this decision?")},
@@ -468,6 +474,23 @@ var (
 	atTooSmall = queueAt("a screen too small", func(s *session) {
 		s.tm.Send(windowSize(50, 10))
 		s.waitFor("Terminal too small")
+	})
+
+	// atRevisedConflict is conflict-012, whose units revise one earlier
+	// unit; atRevisedSynthesis, its synthesis being written.
+	atRevisedConflict = queueAt("a conflict with an ancestor", func(s *session) {
+		openByFilter(s, "conflict-012")
+		s.waitFor("A mem-039")
+	})
+	atRevisedSynthesis = queueAt("the synthesis of a conflict with an ancestor", func(s *session) {
+		atRevisedConflict.reach(s)
+		s.press(s.k.Decide)
+		s.waitFor("Decide conflict-012", "▍Strategy")
+		pickStrategy(s, 4, "synthesis")
+		s.press(s.k.Next)
+		s.typeText("Both.")
+		s.press(s.k.Next)
+		s.waitFor("▍Synthesis")
 	})
 
 	atDecide    = decideAt("the decision form", func(*session) {})

@@ -66,6 +66,11 @@ func TestScreenshots(t *testing.T) {
 	q.typeText("Checked with both authors: no real contradiction.")
 	q.waitFor("no real contradiction.")
 	write("batch", "arbiter — one decision on marked rows", q)
+	tw := start(t, svc, demo.Operator, w, h)
+	openByFilter(tw, "conflict-012")
+	tw.press(tw.k.ThreeWay)
+	tw.waitFor("base mem-038", "!! Black Friday", "2 disputed")
+	write("three-way", "arbiter — three-way: what each side changed in the unit both revise", tw)
 
 	v := start(t, svc, "lead-priya", w, h)
 	openByFilter(v, "conflict-014")

@@ -33,6 +33,9 @@ type Styles struct {
 
 	Status map[string]lipgloss.Style
 	Bar    struct{ Full, Empty lipgloss.Style }
+	// Three is the three-way view: the words of each kind of change, and
+	// the marks in the panes' gutter that name it.
+	Three struct{ A, B, Both, Disputed, MarkA, MarkB, MarkBoth, MarkDisputed lipgloss.Style }
 }
 
 // NewStyles builds the styles of theme t.
@@ -96,5 +99,15 @@ func NewStyles(t Theme) Styles {
 	}
 	s.Bar.Full = lipgloss.NewStyle().Foreground(accent)
 	s.Bar.Empty = lipgloss.NewStyle().Foreground(border)
+	// Without colour the changed words are underlined (disputed ones bold
+	// too), and the gutter's marks say whose change it is.
+	s.Three.A = lipgloss.NewStyle().Background(pick("#eedcff", "#3d2466")).Underline(t.NoColor)
+	s.Three.B = lipgloss.NewStyle().Background(pick("#c9f2e9", "#0e4a40")).Underline(t.NoColor)
+	s.Three.Both = lipgloss.NewStyle().Background(addBg).Underline(t.NoColor)
+	s.Three.Disputed = lipgloss.NewStyle().Background(delBg).Bold(true).Underline(t.NoColor)
+	s.Three.MarkA = s.SideA
+	s.Three.MarkB = s.SideB
+	s.Three.MarkBoth = lipgloss.NewStyle().Foreground(green).Bold(true)
+	s.Three.MarkDisputed = lipgloss.NewStyle().Foreground(red).Bold(true)
 	return s
 }

@@ -60,6 +60,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.detailLoaded(msg)
 	case renderedMsg:
 		return m.storeRendering(msg)
+	case threeMsg:
+		return m.storeThree(msg)
 	case dataChangedMsg:
 		cmds := []tea.Cmd{watch(m.svc)}
 		if msg.version != m.version {
@@ -161,6 +163,7 @@ func (m *Model) requestRenders() tea.Cmd {
 			cmds = append(cmds, renderUnit(m.md, k, v.side(i).Unit.Content, v.panes[i].Height()))
 		}
 	}
+	cmds = append(cmds, m.requestThree())
 	m.fillPanes()
 	return tea.Batch(cmds...)
 }

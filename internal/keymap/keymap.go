@@ -23,6 +23,7 @@ type Map struct {
 	NextPane, SyncScroll, Diff, Raw, History, Reopen                    key.Binding
 	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
+	ThreeWay, Suggest                                                   key.Binding
 
 	built bool
 }
@@ -71,6 +72,7 @@ func (m *Map) columns() [][]row {
 		{&m.NextPane, "next_pane", k("tab"), "tab", "switch pane", "move between the two units", InConflict},
 		{&m.SyncScroll, "sync_scroll", k("L"), "L", "lock scroll", "scroll both units together, or each on its own", InConflict},
 		{&m.Diff, "diff", k("w"), "w", "word diff", "show the word diff of the two units", InConflict},
+		{&m.ThreeWay, "three_way", k("3"), "3", "three-way", "show the unit both units revise and what each changed in it, when they revise one", InConflict},
 		{&m.Raw, "raw", k("r"), "r", "raw text", "show the units' text as written", InConflict},
 		{&m.History, "history", k("h"), "h", "history", "show the conflict's events and notifications", InConflict},
 		{&m.Reopen, "reopen", k("R"), "R", "reopen", "take back a resolved conflict's decision (a human operator)", InConflict},
@@ -84,6 +86,7 @@ func (m *Map) columns() [][]row {
 		{&m.Submit, "submit", k("ctrl+s"), "ctrl+s", "submit", "send the form: it asks before writing", Form},
 		{&m.Editor, "editor", k("ctrl+e"), "ctrl+e", "$EDITOR", "write the synthesis in $EDITOR, with both units", Form},
 		{&m.Preview, "preview", k("ctrl+p"), "ctrl+p", "preview", "show the synthesis formatted, or hide it", Form},
+		{&m.Suggest, "suggest", k("ctrl+y"), "ctrl+y", "suggestion", "start the synthesis from the suggested merge of both units (asks before replacing typed text)", Form},
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
