@@ -202,7 +202,12 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 		return a, model.Errorf(op, model.CodeAgentNotRegistered, "register first with `arbiter register`",
 			"%q is not a registered agent", id)
 	}
-	return a, err
+	if err != nil {
+		return a, err
+	}
+	// What the transaction writes, it writes as a: on a shared server the
+	// field checks that the session may act as a.
+	return a, tx.ActAs(a.ID)
 }
 
 // VotedOn lists the conflicts put to a vote that agentID has cast a
