@@ -69,7 +69,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		}),
 	}
 	pf := root.PersistentFlags()
-	pf.String("db", "", "the field's file (env ARBITER_DB)")
+	pf.String("db", "", "the field: a SQLite file, or a PostgreSQL connection string such as postgres://user@host/db (env ARBITER_DB)")
 	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
 	pf.String("decisions-out", "", "append decisions to FILE for arbiter apply instead of writing them to the field, which is opened read-only (env ARBITER_DECISIONS_OUT)")
@@ -77,7 +77,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
 		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
-	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
+	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
 	root.AddCommand(a.genCmd())
 	root.AddCommand(a.mcpCmd())
 	return root

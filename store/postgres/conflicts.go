@@ -101,7 +101,11 @@ func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Confl
 // Conflict looks up a conflict; ErrNotFound if there is none. A write
 // that does not hold the clock yet locks its row (tx.go).
 func (t *Tx) Conflict(id string) (model.Conflict, error) {
-	c, err := scanConflict(t.row(`SELECT `+conflictCols+` FROM conflicts c WHERE c.id = $1`+t.lock(), id))
+	query := `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.id = $1`
+	if t.lock() != "" {
+		query = `SELECT ` + conflictCols + ` FROM locked_conflict($1) c`
+	}
+	c, err := scanConflict(t.row(query, id))
 	return c, notFound(err)
 }
 

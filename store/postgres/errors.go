@@ -45,6 +45,9 @@ func (s *Store) translate(op string, err error) error {
 		case pe.Code == "25006": // read_only_sql_transaction
 			return model.Errorf(op, model.CodeReadOnly, "open the field without --read-only, on a server that takes writes",
 				"the field is read-only here (%s); nothing was written", msg)
+		case pe.Code == "22021" || pe.Code == "22P05": // a NUL byte or invalid UTF-8 in text
+			return model.Errorf(op, model.CodeInvalidRequest, "remove NUL bytes and invalid UTF-8 from the text",
+				"the text holds a NUL byte or is not valid UTF-8, which a PostgreSQL field cannot store (%s); nothing was written", msg)
 		case pe.Code == "42501": // insufficient_privilege: grants, or the checks of who acts
 			hint := "ask the field's administrator for the grant (docs/postgres.md)"
 			if pe.Hint != "" {

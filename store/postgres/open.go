@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -48,26 +49,40 @@ type Store struct {
 
 // IsName reports whether name is a PostgreSQL connection string rather
 // than a file: a postgres:// or postgresql:// URL, or libpq key=value
-// pairs that name a host, a database, a user or a service
-// ("host=db.example dbname=team"). Anything else is a SQLite path.
+// pairs, one of them a parameter libpq knows ("host=db.example
+// dbname=team"). Anything else is a SQLite path.
 func IsName(name string) bool {
 	name = strings.TrimSpace(name)
 	if strings.HasPrefix(name, "postgres://") || strings.HasPrefix(name, "postgresql://") {
 		return true
 	}
-	fields := strings.Fields(name)
-	if len(fields) == 0 {
+	if !strings.Contains(name, "=") {
 		return false
 	}
 	named := false
-	for _, f := range fields {
+	for _, f := range kvFields(name) {
 		k, _, ok := strings.Cut(f, "=")
-		if !ok || !libpqKeys[k] {
+		if !ok || !isKey(k) {
 			return false
 		}
-		named = named || k == "host" || k == "hostaddr" || k == "dbname" || k == "user" || k == "service"
+		named = named || libpqKeys[k]
 	}
 	return named
+}
+
+// isKey reports whether k could be a connection parameter's name: lower
+// case letters and underscores. (An unknown one is the server's to
+// refuse, not a reason to take the string for a file.)
+func isKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if (r < 'a' || r > 'z') && r != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // libpqKeys are the connection parameters a key=value string may hold.
@@ -274,10 +289,14 @@ func (s *Store) checkFormat(ctx context.Context) error {
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &pe) && pe.Code == "42P01": // undefined_table
-		var exists bool
-		s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, s.schema).Scan(&exists)
-		if !exists {
+		var exists, usable bool
+		s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
+			coalesce((SELECT has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $1), false)`, s.schema).Scan(&exists, &usable)
+		switch {
+		case !exists:
 			return s.openError(fmt.Sprintf("no such field: the database has no schema %q (create one with `arbiter init --db %s`)", s.schema, s.name), nil)
+		case !usable:
+			return s.openError(fmt.Sprintf("may not be read by this role: it has no USAGE on schema %q (docs/postgres.md: the roles of a field)", s.schema), nil)
 		}
 		return s.openError(fmt.Sprintf("schema %q holds no arbiter field", s.schema), nil)
 	case errors.As(err, &pe) && pe.Code == "42501": // insufficient_privilege
@@ -319,7 +338,8 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 	case exists && !empty:
 		var app string
 		if tx.QueryRow(ctx, `SELECT application FROM field_format`).Scan(&app) == nil && app == Application {
-			return s.openError(fmt.Sprintf("already exists (schema %q holds a field); refusing to overwrite it", s.schema), nil)
+			return &store.OpenError{Name: s.name, Err: fs.ErrExist,
+				Reason: fmt.Sprintf("already exists (schema %q holds a field); refusing to overwrite it", s.schema)}
 		}
 		tx.Rollback(ctx)
 		return s.openError(fmt.Sprintf("schema %q already holds tables; a field needs a schema of its own (name another with search_path=NAME)", s.schema), nil)

@@ -502,6 +502,14 @@ BEGIN
 	RETURN n;
 END $$;
 REVOKE ALL ON FUNCTION update_conflict FROM PUBLIC;
+
+-- A write locks the conflict it decides on (tx.go) though the roles that
+-- decide have no UPDATE on conflicts, which FOR NO KEY UPDATE needs:
+-- this function takes the lock for them, for the transaction.
+CREATE FUNCTION locked_conflict(conflict text) RETURNS SETOF conflicts LANGUAGE sql SECURITY DEFINER
+	SET search_path FROM CURRENT
+	AS $$ SELECT * FROM conflicts WHERE id = conflict FOR NO KEY UPDATE $$;
+REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 `,
 }
 
