@@ -10,13 +10,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	rt "arbiter/review/reviewtest"
 )
 
+// TestMain runs a worker when started as one; otherwise the tests, on a
+// SQLite file and then on PostgreSQL (reviewtest.Main), whose workers get
+// the field's connection string.
 func TestMain(m *testing.M) {
 	if os.Getenv(envRole) != "" {
 		os.Exit(runWorker())
 	}
-	os.Exit(m.Run())
+	os.Exit(rt.Main(m))
 }
 
 // soak is how long ARBITER_SOAK asks the tests to run ("1": two minutes),
