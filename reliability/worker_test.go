@@ -60,6 +60,9 @@ type worker struct {
 
 func runWorker() int {
 	role := os.Getenv(envRole)
+	if strings.HasPrefix(role, "bench-") {
+		return runBenchWorker(role)
+	}
 	until, _ := strconv.ParseInt(os.Getenv(envUntil), 10, 64)
 	seed, _ := strconv.ParseUint(os.Getenv(envSeed), 10, 64)
 	big, _ := strconv.Atoi(os.Getenv(envBig))

@@ -197,17 +197,17 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 		return model.Agent{}, model.Errorf(op, model.CodeAgentNotRegistered,
 			"say who you are with --as ID (or ARBITER_AS)", "no caller given")
 	}
+	// What the transaction writes, it writes as the caller: on a shared
+	// server the field checks that the session may act as them.
+	if err := tx.ActAs(id); err != nil {
+		return model.Agent{}, err
+	}
 	a, err := tx.Agent(id)
 	if errors.Is(err, store.ErrNotFound) {
 		return a, model.Errorf(op, model.CodeAgentNotRegistered, "register first with `arbiter register`",
 			"%q is not a registered agent", id)
 	}
-	if err != nil {
-		return a, err
-	}
-	// What the transaction writes, it writes as a: on a shared server the
-	// field checks that the session may act as a.
-	return a, tx.ActAs(a.ID)
+	return a, err
 }
 
 // VotedOn lists the conflicts put to a vote that agentID has cast a

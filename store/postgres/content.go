@@ -38,10 +38,7 @@ func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
 
 // EachUnit yields every unit by sequence number, with its relations.
 func (t *Tx) EachUnit(fn func(int64, model.Unit) error) error {
-	rows, err := t.query(`SELECT ` + unitCols + `, seq,
-		(SELECT json_agg(json_build_array(r.type, r.target_id, r.description) ORDER BY r.type, r.target_id)
-		 FROM relations r WHERE r.unit_id = units.id)
-		FROM units ORDER BY seq`)
+	rows, err := t.query(`SELECT ` + unitCols + `, seq, ` + relationsAgg + ` FROM units ORDER BY seq`)
 	if err != nil {
 		return err
 	}

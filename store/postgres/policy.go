@@ -7,15 +7,19 @@ import (
 	"arbiter/model"
 )
 
-// Policy reads the field's governance.
+// Policy reads the field's governance, its owners and authority roles
+// with it, in one statement.
 func (t *Tx) Policy() (model.Policy, error) {
 	var p model.Policy
-	var roles string
+	var roles, owners, authority string
 	var timeoutMS int64
 	err := t.row(`SELECT level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override,
-		owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots FROM policy WHERE id = 1`).
+		owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots,
+		(SELECT coalesce(json_object_agg(conflict_type, owner), '{}') FROM owners),
+		(SELECT coalesce(json_object_agg(conflict_type, role), '{}') FROM authority_roles)
+		FROM policy WHERE id = 1`).
 		Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles, &p.Recusal, &p.OperatorOverride,
-			&p.OwnersDecide, &timeoutMS, &p.EscalationFallback, &p.VoteMinBallots)
+			&p.OwnersDecide, &timeoutMS, &p.EscalationFallback, &p.VoteMinBallots, &owners, &authority)
 	if err != nil {
 		return p, notFound(err)
 	}
@@ -23,29 +27,11 @@ func (t *Tx) Policy() (model.Policy, error) {
 	if err := json.Unmarshal([]byte(roles), &p.VoterRoles); err != nil {
 		return p, err
 	}
-	if p.Owners, err = t.typeMap(`SELECT conflict_type, owner FROM owners`); err != nil {
+	if err := json.Unmarshal([]byte(owners), &p.Owners); err != nil {
 		return p, err
 	}
-	p.AuthorityRoles, err = t.typeMap(`SELECT conflict_type, role FROM authority_roles`)
+	err = json.Unmarshal([]byte(authority), &p.AuthorityRoles)
 	return p, err
-}
-
-// typeMap reads a table of (conflict type, text) rows.
-func (t *Tx) typeMap(query string) (map[model.ConflictType]string, error) {
-	out := map[model.ConflictType]string{}
-	rows, err := t.query(query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var ct, v string
-		if err := rows.Scan(&ct, &v); err != nil {
-			return nil, err
-		}
-		out[model.ConflictType(ct)] = v
-	}
-	return out, rows.Err()
 }
 
 // SetPolicy replaces the field's governance.

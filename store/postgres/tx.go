@@ -60,6 +60,9 @@ type Tx struct {
 	// actor is the agent ActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
+	// begun is whether BEGIN was sent: it goes with the transaction's
+	// first statement, in one round trip (prelude).
+	begun bool
 }
 
 // Write runs fn in a write transaction (see above); fn's error rolls it
@@ -103,25 +106,21 @@ func (s *Store) attempt(ctx context.Context, write bool, fn func(store.Tx) error
 	}
 	defer pc.Release()
 	conn := pc.Conn()
-	begin := "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-	if write {
-		begin = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
-	}
-	if _, err := conn.Exec(ctx, begin); err != nil {
-		return err
-	}
 	t := &Tx{ctx: ctx, conn: conn, s: s, write: write}
 	done := false
 	defer func() {
-		if !done {
+		if !done && t.begun {
 			rollback(pc, ctx)
 		}
 	}()
 	if err := fn(t); err != nil {
 		return err
 	}
-	tag, err := conn.Exec(ctx, "COMMIT")
 	done = true
+	if !t.begun {
+		return nil // fn asked nothing of the server
+	}
+	tag, err := conn.Exec(ctx, "COMMIT")
 	if err != nil {
 		return err
 	}
@@ -152,7 +151,21 @@ func retryable(err error) bool {
 	return pgconn.SafeToRetry(err)
 }
 
+// The statements of a transaction. The first one goes in one round trip
+// with BEGIN, and with the acting agent's name when the transaction
+// writes (prelude); then the agent is told before the first statement
+// after ActAs, if it had not been.
+
 func (t *Tx) exec(sql string, args ...any) (pgconn.CommandTag, error) {
+	if br, err := t.prelude(sql, args); err != nil {
+		return pgconn.CommandTag{}, err
+	} else if br != nil {
+		tag, err := br.Exec()
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		return tag, err
+	}
 	if err := t.sendActor(); err != nil {
 		return pgconn.CommandTag{}, err
 	}
@@ -160,6 +173,16 @@ func (t *Tx) exec(sql string, args ...any) (pgconn.CommandTag, error) {
 }
 
 func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
+	if br, err := t.prelude(sql, args); err != nil {
+		return nil, err
+	} else if br != nil {
+		rows, err := br.Query()
+		if err != nil {
+			br.Close()
+			return nil, err
+		}
+		return batchRows{Rows: rows, br: br}, nil
+	}
 	if err := t.sendActor(); err != nil {
 		return nil, err
 	}
@@ -167,10 +190,70 @@ func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
 }
 
 func (t *Tx) row(sql string, args ...any) pgx.Row {
-	if err := t.sendActor(); err != nil {
+	rows, err := t.query(sql, args...)
+	if err != nil {
 		return errRow{err}
 	}
-	return t.conn.QueryRow(t.ctx, sql, args...)
+	return firstRow{rows}
+}
+
+// prelude sends BEGIN (and the acting agent) with the transaction's first
+// statement, and returns the batch to read the statement's results from;
+// nil once the transaction has begun.
+func (t *Tx) prelude(sql string, args []any) (pgx.BatchResults, error) {
+	if t.begun {
+		return nil, nil
+	}
+	t.begun = true
+	b := &pgx.Batch{}
+	if t.write {
+		b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE")
+		if t.actor != "" {
+			b.Queue(`SELECT set_config('arbiter.agent', $1, true)`, t.actor)
+			t.sent = true
+		}
+	} else {
+		b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+	}
+	b.Queue(sql, args...)
+	br := t.conn.SendBatch(t.ctx, b)
+	for range len(b.QueuedQueries) - 1 {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return nil, err
+		}
+	}
+	return br, nil
+}
+
+// batchRows are the rows of a prelude's statement: closing them closes
+// the batch.
+type batchRows struct {
+	pgx.Rows
+	br pgx.BatchResults
+}
+
+func (r batchRows) Close() {
+	r.Rows.Close()
+	r.br.Close()
+}
+
+// firstRow is QueryRow over rows: the first row, ErrNoRows if none.
+type firstRow struct{ rows pgx.Rows }
+
+func (r firstRow) Scan(dest ...any) error {
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return pgx.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	r.rows.Close()
+	return r.rows.Err()
 }
 
 // errRow is a row that could not be asked for.
@@ -189,7 +272,7 @@ func (t *Tx) ActAs(agentID string) error {
 
 // sendActor tells the server who acts, once, before the first write.
 func (t *Tx) sendActor() error {
-	if !t.write || t.sent || t.actor == "" {
+	if !t.write || t.sent || t.actor == "" || !t.begun {
 		return nil
 	}
 	if _, err := t.conn.Exec(t.ctx, `SELECT set_config('arbiter.agent', $1, true)`, t.actor); err != nil {

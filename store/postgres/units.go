@@ -33,13 +33,20 @@ func scanUnit(sc interface{ Scan(...any) error }, extra ...any) (model.Unit, err
 // Unit looks up a unit with its relations; ErrNotFound if there is none.
 // A write that does not hold the clock yet locks the unit's row.
 func (t *Tx) Unit(id string) (model.Unit, error) {
-	u, err := scanUnit(t.row(`SELECT `+unitCols+` FROM units WHERE id = $1`+t.lock(), id))
+	var rels *string
+	u, err := scanUnit(t.row(`SELECT `+unitCols+`, `+relationsAgg+` FROM units WHERE id = $1`+t.lock(), id), &rels)
 	if err != nil {
 		return u, notFound(err)
 	}
-	u.Relations, err = t.Relations(id)
+	u.Relations, err = relationsOf(rels)
 	return u, err
 }
+
+// relationsAgg is a unit's relations, by type and target, as
+// [[type, target, description], …] (relationsOf reads it): with the unit,
+// in the same round trip.
+const relationsAgg = `(SELECT json_agg(json_build_array(r.type, r.target_id, r.description) ORDER BY r.type, r.target_id)
+		FROM relations r WHERE r.unit_id = units.id)`
 
 // UnitExists reports whether a unit with id is in the field (locking it,
 // as Unit does).
