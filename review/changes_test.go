@@ -3,10 +3,14 @@ package review_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
 	"arbiter/field"
+	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -56,4 +60,68 @@ func TestWaitChangeWakesAtAnotherProcesssCommit(t *testing.T) {
 	if _, err := f.Svc.WaitChange(cctx, v1, time.Second); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled wait: %v", err)
 	}
+}
+
+// BenchmarkChangeSeen is how soon a screen waiting for changes
+// (Service.WaitChange, as the review screen and the MCP server wait)
+// sees another process's write: from the writer asking (the write's own
+// time included) to the waiter waking. On the field ARBITER_BENCH_POSTGRES names the change
+// arrives by LISTEN/NOTIFY; otherwise on a new SQLite file, polled every
+// 100 ms (the MCP server's interval; the screen's is a second).
+//
+//	ARBITER_BENCH_POSTGRES=postgres://… go test ./review -run '^$' -bench ChangeSeen -benchtime 200x
+func BenchmarkChangeSeen(b *testing.B) {
+	ctx := context.Background()
+	name := os.Getenv("ARBITER_BENCH_POSTGRES")
+	if name == "" {
+		f := rt.New(b, rt.Policy())
+		name = f.Path
+	}
+	open := func() *review.Service {
+		st, err := field.Open(ctx, name, store.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { st.Close() })
+		return review.New(st)
+	}
+	screen, writer := open(), open()
+	v, err := screen.Changed(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type seen struct {
+		v  int64
+		at time.Time
+	}
+	woke := make(chan seen)
+	next := make(chan int64)
+	go func() {
+		for since := range next {
+			got, err := screen.WaitChange(ctx, since, 100*time.Millisecond)
+			if err != nil {
+				b.Error(err)
+			}
+			woke <- seen{got, time.Now()}
+		}
+	}()
+	defer close(next)
+	phase := rand.New(rand.NewPCG(3, 4))
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		next <- v
+		b.StopTimer()
+		time.Sleep(time.Duration(phase.Int64N(int64(100 * time.Millisecond)))) // any moment of a poll
+		b.StartTimer()
+		asked := time.Now()
+		if _, err := writer.Register(ctx, model.Agent{ID: fmt.Sprintf("bench-%d-%d", os.Getpid(), i), Role: "analyst", Authority: 4}); err != nil {
+			b.Fatal(err)
+		}
+		s := <-woke
+		times = append(times, s.at.Sub(asked))
+		v = s.v
+		i++
+	}
+	benchmetrics.Percentiles(b, times)
 }
