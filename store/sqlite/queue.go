@@ -34,7 +34,10 @@ import (
 //   - a write whose process died (kill -9) holding or awaiting its turn
 //     is skipped as soon as a waiter sees that its process is gone;
 //   - a turn held for longer than queueStall is skipped too (a live
-//     writer keeps SQLite's lock, which the next in line then waits for);
+//     writer keeps SQLite's lock, which the next in line then waits for),
+//     and so is one whose writer has not woken to claim it within
+//     queueWake (on a machine short of cores the line would otherwise
+//     wait for a process the scheduler has not run yet);
 //   - a write that gives up waiting (its busy timeout) leaves its ticket
 //     marked abandoned, and is skipped when its turn comes.
 //
@@ -51,6 +54,9 @@ const (
 	// queueStall is how long a turn may be held before the next in line
 	// goes ahead regardless.
 	queueStall = time.Second
+	// queueWake is how long a write whose turn has come may take to wake
+	// and claim it before the next in line goes ahead.
+	queueWake = 20 * time.Millisecond
 	// queueAbandoned marks a ticket whose write gave up waiting.
 	queueAbandoned = -1
 )
@@ -119,6 +125,12 @@ func (q *writeQueue) slot(t uint64) (ticket *uint64, pid *int64) {
 	return q.word(off), (*int64)(unsafe.Pointer(q.word(off + 8)))
 }
 
+// claimed is set by the write holding ticket t once its turn has come
+// and it has woken to take it.
+func (q *writeQueue) claimed(t uint64) *uint32 {
+	return (*uint32)(unsafe.Pointer(&q.mem[64+int(t%queueSlots)*queueSlot+20]))
+}
+
 // bell is the word the write holding ticket t sleeps on (a futex shared
 // by every process that maps the line), rung when its turn comes.
 func (q *writeQueue) bell(t uint64) *uint32 {
@@ -166,6 +178,7 @@ func (q *writeQueue) wait(ctx context.Context, deadline time.Time) (*turn, error
 	t := atomic.AddUint64(q.next(), 1) - 1
 	ticket, pid := q.slot(t)
 	atomic.StoreInt64(pid, q.pid)
+	atomic.StoreUint32(q.claimed(t), 0)
 	atomic.StoreUint64(ticket, t)
 	tr := &turn{q: q, ticket: t}
 	last, since := atomic.LoadUint64(q.serving()), time.Now()
@@ -174,6 +187,10 @@ func (q *writeQueue) wait(ctx context.Context, deadline time.Time) (*turn, error
 		s := atomic.LoadUint64(q.serving())
 		switch {
 		case s == t:
+			atomic.StoreUint32(q.claimed(t), 1)
+			if atomic.LoadUint64(q.serving()) != t {
+				return tr, nil // skipped meanwhile: go on without the line
+			}
 			tr.served = true
 			return tr, nil
 		case s > t: // skipped (taken for dead): go on without the line
@@ -215,6 +232,10 @@ func (q *writeQueue) gone(s uint64, held time.Duration) bool {
 	case p == queueAbandoned:
 		return true
 	case held > queueStall:
+		return true
+	case held > queueWake && atomic.LoadUint32(q.claimed(s)) == 0:
+		// Its turn came but its process has not woken to take it (a
+		// machine short of cores): the line does not wait for it.
 		return true
 	case held > 10*time.Millisecond && p != q.pid:
 		// A process that exited (or was killed) no longer holds it.
