@@ -14,12 +14,19 @@ package reliability
 //     write lock included.
 //
 //	ARBITER_BENCH_POSTGRES=postgres://… go test ./reliability -run '^$' -bench DecidersInProcesses -benchtime 1x
+//	ARBITER_BENCH_RTT=1ms ARBITER_BENCH_POSTGRES=postgres://… go test ./reliability -run '^$' -bench DecidersInProcesses -benchtime 1x
+//
+// With ARBITER_BENCH_RTT the deciders reach the server through a proxy
+// in the benchmark's process that holds every packet back half that
+// time each way: a server across a network rather than on the same
+// machine.
 //	ARBITER_BENCH_FOR=3m go test ./reliability -run '^$' -bench WritersInProcesses -benchtime 1x -timeout 30m
 
 import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,10 +38,13 @@ import (
 	"arbiter/field"
 	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
 	"arbiter/store"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The environment of a benchmark's worker, besides envField, envRole and
@@ -60,6 +70,13 @@ func BenchmarkDecidersInProcesses(b *testing.B) {
 	count := 300
 	if n, err := strconv.Atoi(os.Getenv("ARBITER_BENCH_DECISIONS")); err == nil && n > 0 {
 		count = n
+	}
+	if rtt, err := time.ParseDuration(os.Getenv("ARBITER_BENCH_RTT")); err == nil && rtt > 0 {
+		if !field.IsServer(name) {
+			b.Fatal("ARBITER_BENCH_RTT needs a field on a server")
+		}
+		name = throughLatency(b, name, rtt)
+		b.Logf("every connection goes through a proxy adding %s to each round trip", rtt)
 	}
 	for _, procs := range []int{1, 8} {
 		b.Run(strconv.Itoa(procs), func(b *testing.B) {
@@ -217,4 +234,71 @@ func runBenchWorker(role string) int {
 		}
 	}
 	return 0
+}
+
+// throughLatency starts a TCP proxy in front of the server the
+// connection string name points at, adding rtt to every round trip
+// (half each way), and returns name pointed at the proxy.
+func throughLatency(b *testing.B, name string, rtt time.Duration) string {
+	b.Helper()
+	cfg, err := pgconn.ParseConfig(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	network, addr := "tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
+	if strings.HasPrefix(cfg.Host, "/") {
+		network, addr = "unix", filepath.Join(cfg.Host, fmt.Sprintf(".s.PGSQL.%d", cfg.Port))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial(network, addr)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			go delayed(client, server, rtt/2)
+			go delayed(server, client, rtt/2)
+		}
+	}()
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	return pgtest.WithParam(pgtest.WithParam(pgtest.WithParam(name, "host", host), "port", port), "sslmode", "disable")
+}
+
+// delayed copies from src to dst, each chunk held back by d.
+func delayed(src, dst net.Conn, d time.Duration) {
+	type chunk struct {
+		at   time.Time
+		data []byte
+	}
+	ch := make(chan chunk, 1024)
+	go func() {
+		defer close(ch)
+		for {
+			buf := make([]byte, 32<<10)
+			n, err := src.Read(buf)
+			if n > 0 {
+				ch <- chunk{time.Now().Add(d), buf[:n]}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for c := range ch {
+		time.Sleep(time.Until(c.at))
+		if _, err := dst.Write(c.data); err != nil {
+			break
+		}
+	}
+	dst.Close()
+	src.Close()
 }

@@ -46,9 +46,12 @@ if [ -z "${PGURL:-}" ]; then
 		psql -h "$PGDIR" -U postgres -d postgres -qc "CREATE DATABASE team"
 	PGURL="postgres://postgres@/team?host=$PGDIR"
 fi
-FIELD="$PGURL&search_path=f1m"
-WORK="$PGURL&search_path=w1"
-case $PGURL in *\?*) ;; *) FIELD="$PGURL?search_path=f1m" WORK="$PGURL?search_path=w1" ;; esac
+case $PGURL in *\?*) sep='&' ;; *) sep='?' ;; esac
+FIELD="$PGURL${sep}search_path=f1m"
+WORK="$PGURL${sep}search_path=w1"
+# psql takes the schema through options.
+FIELDQ="$PGURL${sep}options=-csearch_path%3Df1m"
+WORKQ="$PGURL${sep}options=-csearch_path%3Dw1"
 
 echo "== machine"
 echo "nproc:    $(nproc)"
@@ -64,21 +67,23 @@ if ! psql "$PGURL" -Atc "SELECT 1 FROM pg_namespace WHERE nspname = 'f1m'" | gre
 	start=$(now)
 	"$BIN" gen --db "$FIELD" --units 1000000 --conflicts 100000 --open 10000 --seed 1 2>"$DIR/gen-pg.log"
 	echo "gen: $(( ($(now) - start) / 1000000 )) ms"
-	psql "$FIELD" -qc 'VACUUM ANALYZE'
+	psql "$FIELDQ" -qc 'VACUUM ANALYZE'
 fi
 echo
-echo "== copy to w1 (for the benchmarks that decide)"
-psql "$PGURL" -qc 'DROP SCHEMA IF EXISTS w1 CASCADE' 2>/dev/null
-start=$(now)
-"$BIN" copy --from "$FIELD" --to "$WORK" | tail -1
-echo "copy: $(( ($(now) - start) / 1000000 )) ms"
-psql "$WORK" -qc 'VACUUM ANALYZE'
+echo "== copy to w1 (for the benchmarks that decide; KEEP_WORK=1 keeps the last copy)"
+if [ -z "${KEEP_WORK:-}" ] || ! psql "$PGURL" -Atc "SELECT 1 FROM pg_namespace WHERE nspname = 'w1'" | grep -q 1; then
+	psql "$PGURL" -qc 'DROP SCHEMA IF EXISTS w1 CASCADE' 2>/dev/null
+	start=$(now)
+	"$BIN" copy --from "$FIELD" --to "$WORK" | tail -1
+	echo "copy: $(( ($(now) - start) / 1000000 )) ms"
+	psql "$WORKQ" -qc 'VACUUM ANALYZE'
+fi
 
 echo
 echo "== list --json of the open conflicts, against psql (load $(load))"
 ARBITER_LIST_SQL=$DIR/pglist.sql go test ./store/postgres -run '^TestWriteListSQL$' -count=1 >/dev/null
 printf '#!/bin/sh\nexec "%s" list --db "%s" --json\n' "$BIN" "$FIELD" >"$DIR/pglist.sh"
-printf '#!/bin/sh\nexec psql -X -q -A -t "%s" -f "%s"\n' "$FIELD" "$DIR/pglist.sql" >"$DIR/pgfloor.sh"
+printf '#!/bin/sh\nexec psql -X -q -A -t "%s" -f "%s"\n' "$FIELDQ" "$DIR/pglist.sql" >"$DIR/pgfloor.sh"
 chmod +x "$DIR/pglist.sh" "$DIR/pgfloor.sh"
 echo "rows: arbiter $("$DIR/pglist.sh" | grep -c '^  {'), psql $("$DIR/pgfloor.sh" | wc -l)"
 timeit() {

@@ -30,7 +30,6 @@ type Bulk struct {
 	notifications        []model.Notification
 	events               []model.Event
 	n                    int
-	notifiedID, loggedID bool // rows written with ids of their own
 }
 
 // bulkRows is how many rows Bulk gathers before copying them in.
@@ -108,26 +107,8 @@ func (b *Bulk) Event(e model.Event) error {
 	return b.added(1)
 }
 
-// Close writes what is gathered, and moves the identity sequences of
-// notifications and events past the ids written.
-func (b *Bulk) Close() error {
-	if err := b.flush(); err != nil {
-		return err
-	}
-	for _, s := range []struct {
-		table string
-		wrote bool
-	}{{"notifications", b.notifiedID}, {"events", b.loggedID}} {
-		if !s.wrote {
-			continue
-		}
-		if _, err := b.t.exec(`SELECT setval(pg_get_serial_sequence('` + s.table + `', 'id'),
-			(SELECT coalesce(max(id), 0) + 1 FROM ` + s.table + `), false)`); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Close writes what is gathered.
+func (b *Bulk) Close() error { return b.flush() }
 
 // flush copies the gathered rows in.
 func (b *Bulk) flush() error {
@@ -145,7 +126,7 @@ func (b *Bulk) flush() error {
 		}
 		return nil
 	}
-	if err := t.sendActor(); err != nil {
+	if err := t.flush(); err != nil {
 		return err
 	}
 	if err := copyIn("units", unitColumns, b.units); err != nil {
@@ -167,34 +148,30 @@ func (b *Bulk) flush() error {
 	if err := b.flushBallots(); err != nil {
 		return err
 	}
-	var withID, without [][]any
-	for _, n := range b.notifications {
-		if n.ID != 0 {
-			withID = append(withID, append([]any{n.ID}, notificationArgs(n)...))
-		} else {
-			without = append(without, notificationArgs(n))
+	// Rows without an id of their own get the next ones, which the
+	// transaction gives (it holds the clock).
+	rows := make([][]any, len(b.notifications))
+	for i, n := range b.notifications {
+		id := n.ID
+		if id == 0 {
+			id = t.nextNote
 		}
+		t.nextNote = max(t.nextNote, id+1)
+		rows[i] = append([]any{id}, notificationArgs(n)...)
 	}
-	b.notifiedID = b.notifiedID || len(withID) > 0
-	if err := copyIn("notifications", append([]string{"id"}, notificationColumns...), withID); err != nil {
+	if err := copyIn("notifications", append([]string{"id"}, notificationColumns...), rows); err != nil {
 		return err
 	}
-	if err := copyIn("notifications", notificationColumns, without); err != nil {
-		return err
-	}
-	withID, without = nil, nil
-	for _, e := range b.events {
-		if e.ID != 0 {
-			withID = append(withID, append([]any{e.ID}, eventArgs(e)...))
-		} else {
-			without = append(without, eventArgs(e))
+	rows = make([][]any, len(b.events))
+	for i, e := range b.events {
+		id := e.ID
+		if id == 0 {
+			id = t.nextEvent
 		}
+		t.nextEvent = max(t.nextEvent, id+1)
+		rows[i] = append([]any{id}, eventArgs(e)...)
 	}
-	b.loggedID = b.loggedID || len(withID) > 0
-	if err := copyIn("events", append([]string{"id"}, eventColumns...), withID); err != nil {
-		return err
-	}
-	if err := copyIn("events", eventColumns, without); err != nil {
+	if err := copyIn("events", append([]string{"id"}, eventColumns...), rows); err != nil {
 		return err
 	}
 	b.units, b.relations, b.conflicts, b.conflictSeq = b.units[:0], b.relations[:0], b.conflicts[:0], b.conflictSeq[:0]

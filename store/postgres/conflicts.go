@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"github.com/jackc/pgx/v5"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,6 +107,12 @@ func (t *Tx) Conflict(id string) (model.Conflict, error) {
 		query = `SELECT ` + conflictCols + ` FROM locked_conflict($1) c`
 	}
 	c, err := scanConflict(t.row(query, id))
+	if err == nil && t.lock() != "" {
+		if t.locked == nil {
+			t.locked = map[string]int64{}
+		}
+		t.locked[id] = c.Version
+	}
 	return c, notFound(err)
 }
 
@@ -179,9 +186,7 @@ func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
 		c.ID = formatID("conflict", seq)
 	}
 	c.Version = 1
-	if _, err := t.exec(insertConflictSQL, conflictArgs(seq, c)...); err != nil {
-		return "", err
-	}
+	t.later(insertConflictSQL, conflictArgs(seq, c), nil)
 	return c.ID, nil
 }
 
@@ -194,13 +199,33 @@ func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
-	var n int
 	args := append([]any{c.ID, expect}, mutableArgs(c)...)
-	if err := t.row(`SELECT update_conflict(`+placeholders(1, len(args))+`)`, args...).Scan(&n); err != nil {
+	sql := `SELECT update_conflict(` + placeholders(1, len(args)) + `)`
+	if v, ok := t.locked[c.ID]; ok && v == expect {
+		// The row is locked at that version: the compare-and-set holds,
+		// and goes with the next statement.
+		t.locked[c.ID] = expect + 1
+		t.later(sql, args, func(br pgx.BatchResults) error {
+			var n int
+			if err := br.QueryRow().Scan(&n); err != nil {
+				return err
+			}
+			if n == 0 {
+				return ErrStale
+			}
+			return nil
+		})
+		return nil
+	}
+	var n int
+	if err := t.row(sql, args...).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
 		return ErrStale
+	}
+	if _, ok := t.locked[c.ID]; ok {
+		t.locked[c.ID] = expect + 1
 	}
 	return nil
 }

@@ -69,10 +69,24 @@ func (t *Tx) AlignSeq(id string) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
-	_, err = t.exec(`UPDATE units SET seq = $1 WHERE id = $2 AND seq <> $1
-		AND NOT EXISTS (SELECT 1 FROM units WHERE seq = $1)`, n, id)
-	return err
+	if _, err = t.exec(`UPDATE units SET seq = $1 WHERE id = $2 AND seq <> $1
+		AND NOT EXISTS (SELECT 1 FROM units WHERE seq = $1)`, n, id); err != nil {
+		return err
+	}
+	t.nextUnit = max(t.nextUnit, n+1)
+	return nil
 }
 
-// NextUnitSeq is the sequence number the next unit gets.
-func (t *Tx) NextUnitSeq() (int64, error) { return t.nextSeq("units") }
+// NextUnitSeq is the sequence number the next unit gets: one more than
+// the largest stored.
+func (t *Tx) NextUnitSeq() (int64, error) {
+	if t.write {
+		if err := t.holdClock(); err != nil {
+			return 0, err
+		}
+		return t.nextUnit, nil
+	}
+	var n int64
+	err := t.row(`SELECT coalesce(max(seq), 0) + 1 FROM units`).Scan(&n)
+	return n, err
+}

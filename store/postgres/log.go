@@ -47,21 +47,22 @@ func (t *Tx) PutBallot(b model.Ballot) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
-	_, err := t.exec(`INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
-			rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`,
-		b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, b.CastAt)
-	return err
+	t.later(putBallotSQL, []any{b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, b.CastAt}, nil)
+	return nil
 }
+
+const putBallotSQL = `INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at)
+	VALUES ($1, $2, $3, $4, $5, $6)
+	ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
+		rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`
 
 // ClearBallots removes the ballots of a conflict's earlier vote.
 func (t *Tx) ClearBallots(conflictID string) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
-	_, err := t.exec(`DELETE FROM votes WHERE conflict_id = $1`, conflictID)
-	return err
+	t.later(`DELETE FROM votes WHERE conflict_id = $1`, []any{conflictID}, nil)
+	return nil
 }
 
 // VotedOn lists the conflicts put to a vote on which voter has a ballot.
@@ -78,16 +79,17 @@ func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
 	return out, nil
 }
 
-// Notify puts n in its agent's outbox and returns its id.
+// Notify puts n in its agent's outbox and returns its id: the next,
+// given by the transaction, which holds the clock.
 func (t *Tx) Notify(n model.Notification) (int64, error) {
-	if err := t.holdClock(); err != nil {
+	id, err := t.nextID("notifications")
+	if err != nil {
 		return 0, err
 	}
-	var id int64
-	err := t.row(`INSERT INTO notifications (agent_id, event, epoch, relevance_score, summary, unit_id,
-		conflict_id, requires_action, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-		notificationArgs(n)...).Scan(&id)
-	return id, err
+	t.later(`INSERT INTO notifications (id, agent_id, event, epoch, relevance_score, summary, unit_id,
+		conflict_id, requires_action, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		append([]any{id}, notificationArgs(n)...), nil)
+	return id, nil
 }
 
 var notificationColumns = []string{"agent_id", "event", "epoch", "relevance_score", "summary", "unit_id",
@@ -145,15 +147,16 @@ func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, e
 	return t.notifications(`WHERE conflict_id = $1 ORDER BY id`, conflictID)
 }
 
-// AppendEvent adds e to the append-only log and returns its id.
+// AppendEvent adds e to the append-only log and returns its id (the
+// next, given by the transaction).
 func (t *Tx) AppendEvent(e model.Event) (int64, error) {
-	if err := t.holdClock(); err != nil {
+	id, err := t.nextID("events")
+	if err != nil {
 		return 0, err
 	}
-	var id int64
-	err := t.row(`INSERT INTO events (epoch, operation, agent_id, conflict_id, unit_id, payload, at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, eventArgs(e)...).Scan(&id)
-	return id, err
+	t.later(`INSERT INTO events (id, epoch, operation, agent_id, conflict_id, unit_id, payload, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, append([]any{id}, eventArgs(e)...), nil)
+	return id, nil
 }
 
 var eventColumns = []string{"epoch", "operation", "agent_id", "conflict_id", "unit_id", "payload", "at"}

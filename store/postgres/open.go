@@ -207,6 +207,9 @@ func connect(ctx context.Context, name string, opt store.Options) (*Store, error
 	s.cfg = cfg
 	rp := cfg.ConnConfig.RuntimeParams
 	s.schema = DefaultSchema
+	if rp["search_path"] == "" {
+		rp["search_path"] = searchPathOption(rp["options"])
+	}
 	if sp := strings.TrimSpace(rp["search_path"]); sp != "" {
 		if strings.Contains(sp, ",") {
 			return nil, s.openError(fmt.Sprintf("search_path %q names several schemas; a field is one schema (search_path=NAME)", sp), nil)
@@ -249,6 +252,25 @@ func connect(ctx context.Context, name string, opt store.Options) (*Store, error
 		return nil, s.openError("cannot be reached", err)
 	}
 	return s, nil
+}
+
+// searchPathOption is the search_path libpq's options parameter sets
+// ("-c search_path=team" or "--search_path=team"), "" if none.
+func searchPathOption(options string) string {
+	f := strings.Fields(options)
+	for i, o := range f {
+		v, ok := strings.CutPrefix(o, "--search_path=")
+		if !ok && o == "-c" && i+1 < len(f) {
+			v, ok = strings.CutPrefix(f[i+1], "search_path=")
+		}
+		if !ok {
+			v, ok = strings.CutPrefix(o, "-csearch_path=")
+		}
+		if ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // openError is a field that cannot be opened, naming it without its

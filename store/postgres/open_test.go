@@ -80,6 +80,28 @@ func TestOpenRefusesWhatIsNotAField(t *testing.T) {
 	}
 }
 
+// The schema may also come through libpq's options parameter.
+func TestTheSchemaComesFromSearchPathOrOptions(t *testing.T) {
+	ctx := context.Background()
+	name := pgtest.Field(t)
+	schema := schemaOf(t, name)
+	st, err := postgres.Create(ctx, name, model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for _, opt := range []string{"-c search_path=" + schema, "-csearch_path=" + schema, "--search_path=" + schema} {
+		st, err := postgres.Open(ctx, pgtest.WithParam(pgtest.URL(t), "options", "'"+opt+"'"), store.Options{})
+		if err != nil {
+			t.Fatalf("options %q: %v", opt, err)
+		}
+		if st.Schema() != schema {
+			t.Errorf("options %q: schema %q, want %q", opt, st.Schema(), schema)
+		}
+		st.Close()
+	}
+}
+
 func schemaOf(t *testing.T, name string) string {
 	t.Helper()
 	_, after, _ := strings.Cut(name, "search_path=")

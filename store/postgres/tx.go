@@ -61,8 +61,16 @@ type Tx struct {
 	actor string
 	sent  bool
 	// begun is whether BEGIN was sent: it goes with the transaction's
-	// first statement, in one round trip (prelude).
+	// first statement, in one round trip (send).
 	begun bool
+	// pending are the writes waiting to go with the next statement.
+	pending []deferred
+	// locked are the conflicts whose rows the transaction locked, and
+	// the version each is at now.
+	locked map[string]int64
+	// The next sequence numbers and ids this transaction gives, known
+	// once it holds the clock (0: not yet).
+	nextUnit, nextConflict, nextNote, nextEvent int64
 }
 
 // Write runs fn in a write transaction (see above); fn's error rolls it
@@ -117,17 +125,7 @@ func (s *Store) attempt(ctx context.Context, write bool, fn func(store.Tx) error
 		return err
 	}
 	done = true
-	if !t.begun {
-		return nil // fn asked nothing of the server
-	}
-	tag, err := conn.Exec(ctx, "COMMIT")
-	if err != nil {
-		return err
-	}
-	if tag.String() != "COMMIT" {
-		return errors.New("the transaction was rolled back by the server")
-	}
-	return nil
+	return t.commit()
 }
 
 // rollback ends a failed transaction; a connection that cannot is not
@@ -151,42 +149,124 @@ func retryable(err error) bool {
 	return pgconn.SafeToRetry(err)
 }
 
-// The statements of a transaction. The first one goes in one round trip
-// with BEGIN, and with the acting agent's name when the transaction
-// writes (prelude); then the agent is told before the first statement
-// after ActAs, if it had not been.
+// The statements of a transaction, and round trips.
+//
+// A decision is some twenty statements, and every round trip to the
+// server while the transaction holds the clock holds up every other
+// writer: on a server across a network, the clock's round trips bound
+// how many decisions the whole team makes a second. So a statement goes
+// out together with what needs no answer of its own in one round trip
+// (a pipeline, pgx's batch): BEGIN and the acting agent with the first
+// statement; and, once the transaction holds the clock, the writes whose
+// outcome is known in advance — a unit's new status, a ballot, a
+// notification or event (whose id the transaction gives: it holds the
+// clock, so no one else does), a conflict whose row it locked at the
+// version it updates — wait for the next statement that needs an answer,
+// or for COMMIT. A deferred write's failure is reported by the call that
+// sent it, and fails the transaction as it would have at once.
 
-func (t *Tx) exec(sql string, args ...any) (pgconn.CommandTag, error) {
-	if br, err := t.prelude(sql, args); err != nil {
-		return pgconn.CommandTag{}, err
-	} else if br != nil {
-		tag, err := br.Exec()
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		return tag, err
-	}
-	if err := t.sendActor(); err != nil {
-		return pgconn.CommandTag{}, err
-	}
-	return t.conn.Exec(t.ctx, sql, args...)
+// deferred is a statement sent with the next one; check reads its
+// result.
+type deferred struct {
+	sql   string
+	args  []any
+	check func(pgx.BatchResults) error
 }
 
-func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
-	if br, err := t.prelude(sql, args); err != nil {
-		return nil, err
-	} else if br != nil {
-		rows, err := br.Query()
+// later defers a statement (see above).
+func (t *Tx) later(sql string, args []any, check func(pgx.BatchResults) error) {
+	if check == nil {
+		check = func(br pgx.BatchResults) error { _, err := br.Exec(); return err }
+	}
+	t.pending = append(t.pending, deferred{sql, args, check})
+}
+
+// send sends what is waiting — BEGIN, the acting agent, deferred writes
+// — with sql (if not ""), and returns the batch to read sql's results
+// from; nil when nothing was waiting, for the caller to send sql alone.
+func (t *Tx) send(sql string, args []any) (pgx.BatchResults, error) {
+	actor := t.write && t.actor != "" && !t.sent
+	if t.begun && !actor && len(t.pending) == 0 {
+		return nil, nil
+	}
+	b := &pgx.Batch{}
+	var checks []func(pgx.BatchResults) error
+	if !t.begun {
+		t.begun = true
+		if t.write {
+			b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE")
+		} else {
+			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+		}
+		checks = append(checks, nil)
+	}
+	if actor {
+		b.Queue(`SELECT set_config('arbiter.agent', $1, true)`, t.actor)
+		checks = append(checks, nil)
+		t.sent = true
+	}
+	for _, d := range t.pending {
+		b.Queue(d.sql, d.args...)
+		checks = append(checks, d.check)
+	}
+	t.pending = nil
+	if sql != "" {
+		b.Queue(sql, args...)
+	}
+	br := t.conn.SendBatch(t.ctx, b)
+	for _, check := range checks {
+		var err error
+		if check == nil {
+			_, err = br.Exec()
+		} else {
+			err = check(br)
+		}
 		if err != nil {
 			br.Close()
 			return nil, err
 		}
-		return batchRows{Rows: rows, br: br}, nil
 	}
-	if err := t.sendActor(); err != nil {
+	return br, nil
+}
+
+// flush sends what is waiting, on its own.
+func (t *Tx) flush() error {
+	br, err := t.send("", nil)
+	if err != nil || br == nil {
+		return err
+	}
+	return br.Close()
+}
+
+func (t *Tx) exec(sql string, args ...any) (pgconn.CommandTag, error) {
+	br, err := t.send(sql, args)
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	if br == nil {
+		return t.conn.Exec(t.ctx, sql, args...)
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return tag, err
+}
+
+func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
+	br, err := t.send(sql, args)
+	if err != nil {
 		return nil, err
 	}
-	return t.conn.Query(t.ctx, sql, args...)
+	if br == nil {
+		return t.conn.Query(t.ctx, sql, args...)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return batchRows{Rows: rows, br: br}, nil
 }
 
 func (t *Tx) row(sql string, args ...any) pgx.Row {
@@ -197,37 +277,23 @@ func (t *Tx) row(sql string, args ...any) pgx.Row {
 	return firstRow{rows}
 }
 
-// prelude sends BEGIN (and the acting agent) with the transaction's first
-// statement, and returns the batch to read the statement's results from;
-// nil once the transaction has begun.
-func (t *Tx) prelude(sql string, args []any) (pgx.BatchResults, error) {
-	if t.begun {
-		return nil, nil
+// commit sends what is waiting with COMMIT, in one round trip.
+func (t *Tx) commit() error {
+	if !t.begun && len(t.pending) == 0 {
+		return nil // the transaction asked nothing of the server
 	}
-	t.begun = true
-	b := &pgx.Batch{}
-	if t.write {
-		b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE")
-		if t.actor != "" {
-			b.Queue(`SELECT set_config('arbiter.agent', $1, true)`, t.actor)
-			t.sent = true
-		}
-	} else {
-		b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+	tag, err := t.exec("COMMIT")
+	if err != nil {
+		return err
 	}
-	b.Queue(sql, args...)
-	br := t.conn.SendBatch(t.ctx, b)
-	for range len(b.QueuedQueries) - 1 {
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			return nil, err
-		}
+	if tag.String() != "COMMIT" {
+		return errors.New("the transaction was rolled back by the server")
 	}
-	return br, nil
+	return nil
 }
 
-// batchRows are the rows of a prelude's statement: closing them closes
-// the batch.
+// batchRows are the rows of a batch's last statement: closing them
+// closes the batch.
 type batchRows struct {
 	pgx.Rows
 	br pgx.BatchResults
@@ -270,28 +336,31 @@ func (t *Tx) ActAs(agentID string) error {
 	return nil
 }
 
-// sendActor tells the server who acts, once, before the first write.
-func (t *Tx) sendActor() error {
-	if !t.write || t.sent || t.actor == "" || !t.begun {
-		return nil
-	}
-	if _, err := t.conn.Exec(t.ctx, `SELECT set_config('arbiter.agent', $1, true)`, t.actor); err != nil {
-		return err
-	}
-	t.sent = true
-	return nil
-}
-
 // holdClock takes the clock row, if the transaction does not hold it
-// yet: from then on no other write commits before this one.
+// yet: from then on no other write commits before this one. (An update
+// that leaves the epoch as it is: RETURNING is computed once the row is
+// locked, which a SELECT … FOR UPDATE's list is not.)
 func (t *Tx) holdClock() error {
 	if !t.write || t.clock {
 		return nil
 	}
-	if _, err := t.exec(`SELECT epoch FROM clock WHERE id = 1 FOR UPDATE`); err != nil {
+	var e int64
+	return t.clockRow(`UPDATE clock SET epoch = epoch WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
+}
+
+// clockRow runs a statement that takes the clock and returns its epoch
+// and next_ids(): the largest sequence numbers and ids, read after the
+// clock was taken, from which the transaction gives the next ones.
+func (t *Tx) clockRow(sql string, args []any, epoch *int64) error {
+	var ids []int64
+	if err := t.row(sql, args...).Scan(epoch, &ids); err != nil {
 		return err
 	}
+	if len(ids) != 4 {
+		return fmt.Errorf("next_ids gave %d numbers, not 4", len(ids))
+	}
 	t.clock = true
+	t.nextUnit, t.nextConflict, t.nextNote, t.nextEvent = ids[0]+1, ids[1]+1, ids[2]+1, ids[3]+1
 	return nil
 }
 
@@ -315,33 +384,53 @@ func (t *Tx) Epoch() (int64, error) {
 // transaction holds the clock until it ends.
 func (t *Tx) Tick() (int64, error) {
 	var e int64
-	if err := t.row(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`).Scan(&e); err != nil {
-		return 0, err
+	if t.clock {
+		err := t.row(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`).Scan(&e)
+		return e, err
 	}
-	t.clock = true
-	return e, nil
+	err := t.clockRow(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
+	return e, err
 }
 
 // Witness applies the Lamport receive rule: the clock becomes
 // max(local, received) + 1.
 func (t *Tx) Witness(received int64) (int64, error) {
 	var e int64
-	if err := t.row(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch`, received).Scan(&e); err != nil {
-		return 0, err
+	if t.clock {
+		err := t.row(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch`, received).Scan(&e)
+		return e, err
 	}
-	t.clock = true
-	return e, nil
+	err := t.clockRow(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch, next_ids()`, []any{received}, &e)
+	return e, err
 }
 
-// nextSeq is the next sequence number of a table keyed by seq; the
+// nextSeq gives the next sequence number of units or conflicts; the
 // transaction holds the clock, so no other write takes the same.
 func (t *Tx) nextSeq(table string) (int64, error) {
 	if err := t.holdClock(); err != nil {
 		return 0, err
 	}
-	var seq int64
-	err := t.row(`SELECT coalesce(max(seq), 0) + 1 FROM ` + table).Scan(&seq)
-	return seq, err
+	next := &t.nextUnit
+	if table == "conflicts" {
+		next = &t.nextConflict
+	}
+	seq := *next
+	*next = seq + 1
+	return seq, nil
+}
+
+// nextID gives the next id of notifications or events.
+func (t *Tx) nextID(table string) (int64, error) {
+	if err := t.holdClock(); err != nil {
+		return 0, err
+	}
+	next := &t.nextNote
+	if table == "events" {
+		next = &t.nextEvent
+	}
+	id := *next
+	*next = id + 1
+	return id, nil
 }
 
 func notFound(err error) error {

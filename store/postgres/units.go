@@ -2,10 +2,13 @@ package postgres
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"arbiter/model"
+
+	"github.com/jackc/pgx/v5"
 )
 
 const unitCols = `id, mode, type, content, intent_purpose, intent_task_id, intent_question,
@@ -70,13 +73,9 @@ func (t *Tx) InsertUnit(u model.Unit) (string, error) {
 	if u.ID == "" {
 		u.ID = formatID("mem", seq)
 	}
-	if _, err := t.exec(insertUnitSQL, unitArgs(seq, u)...); err != nil {
-		return "", err
-	}
+	t.later(insertUnitSQL, unitArgs(seq, u), nil)
 	for _, r := range u.Relations {
-		if _, err := t.exec(insertRelationSQL, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
-			return "", err
-		}
+		t.later(insertRelationSQL, []any{u.ID, string(r.Type), r.TargetID, r.Description}, nil)
 	}
 	return u.ID, nil
 }
@@ -102,18 +101,19 @@ func unitArgs(seq int64, u model.Unit) []any {
 		u.Source.Timestamp, string(u.Status), u.Epoch}
 }
 
-// SetUnitStatus changes a unit's status.
+// SetUnitStatus changes a unit's status (with the next statement: a
+// unit that is not there is ErrNotFound then).
 func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
-	tag, err := t.exec(`UPDATE units SET status = $1 WHERE id = $2`, string(s), id)
-	if err != nil {
+	t.later(`UPDATE units SET status = $1 WHERE id = $2`, []any{string(s), id}, func(br pgx.BatchResults) error {
+		tag, err := br.Exec()
+		if err == nil && tag.RowsAffected() == 0 {
+			err = fmt.Errorf("unit %s: %w", id, ErrNotFound)
+		}
 		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
-	}
+	})
 	return nil
 }
 

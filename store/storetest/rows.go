@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -509,6 +511,69 @@ func testVotedOn(t *testing.T, e Engine) {
 		}
 		if got, _ := tx.VotedOn("a1"); len(got) != 0 {
 			t.Errorf("a1 voted on %v, want none", got)
+		}
+		return err
+	})
+}
+
+// Writers on separate connections, at once, each storing a unit, a
+// notification and an event: every write goes through, no id is given
+// twice, and ids follow the order the writes ticked the clock in.
+func testConcurrentIDs(t *testing.T, e Engine) {
+	st, name := field(t, e)
+	write(t, st, func(tx store.Tx) error { _, err := tx.InsertUnit(unit("mem-001", 1)); return err })
+	const writers, each = 4, 15
+	type got struct{ epoch, note, event int64 }
+	results := make(chan got, writers*each)
+	var wg sync.WaitGroup
+	for w := range writers {
+		f := e.Open(t, name, store.Options{})
+		wg.Go(func() {
+			for i := range each {
+				err := f.Write(context.Background(), func(tx store.Tx) error {
+					if i%2 == 0 { // some writes lock a unit first, as RECORD does
+						if _, err := tx.UnitExists("mem-001"); err != nil {
+							return err
+						}
+					}
+					epoch, err := tx.Tick()
+					if err != nil {
+						return err
+					}
+					if _, err := tx.InsertUnit(unit("", epoch)); err != nil {
+						return err
+					}
+					n, err := tx.Notify(model.Notification{AgentID: "a1", Event: "e", Epoch: epoch, Summary: fmt.Sprint(w), CreatedAt: now()})
+					if err != nil {
+						return err
+					}
+					ev, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()})
+					results <- got{epoch, n, ev}
+					return err
+				})
+				if err != nil {
+					t.Errorf("writer %d: %v", w, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(results)
+	var all []got
+	for r := range results {
+		all = append(all, r)
+	}
+	slices.SortFunc(all, func(a, b got) int { return int(a.epoch - b.epoch) })
+	for i := 1; i < len(all); i++ {
+		if all[i].note <= all[i-1].note || all[i].event <= all[i-1].event {
+			t.Fatalf("ids out of the clock's order: %+v then %+v", all[i-1], all[i])
+		}
+	}
+	read(t, st, func(tx store.Tx) error {
+		n, err := tx.CountUnits()
+		if n != writers*each+1 {
+			t.Errorf("%d units, want %d", n, writers*each+1)
 		}
 		return err
 	})

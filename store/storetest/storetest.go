@@ -39,6 +39,7 @@ func Run(t *testing.T, e Engine) {
 		{"IDsAreSequentialAndImportedOnesKept", testIDs},
 		{"UpdateConflictStaleWritesNothing", testStale},
 		{"RacingUpdatesOfOneConflictLetOneWin", testRacingUpdates},
+		{"ConcurrentWritersGetIDsInCommitOrder", testConcurrentIDs},
 		{"AFailedWriteWritesNothing", testRollback},
 		{"ReadOnlyRefusesWrites", testReadOnly},
 		{"UnitsRoundTrip", testUnitsRoundTrip},
