@@ -20,16 +20,16 @@ import (
 type Bulk struct {
 	t *Tx
 
-	units, relations     [][]any
-	relationSeen         map[[3]string]bool
-	conflicts            []model.Conflict
-	conflictSeq          []int64
-	gathered             map[string]int // conflict id → index in conflicts
-	decisions            []model.Conflict
-	ballots              []model.Ballot
-	notifications        []model.Notification
-	events               []model.Event
-	n                    int
+	units, relations [][]any
+	relationSeen     map[[3]string]bool
+	conflicts        []model.Conflict
+	conflictSeq      []int64
+	gathered         map[string]int // conflict id → index in conflicts
+	decisions        []model.Conflict
+	ballots          []model.Ballot
+	notifications    []model.Notification
+	events           []model.Event
+	n                int
 }
 
 // bulkRows is how many rows Bulk gathers before copying them in.
