@@ -1,5 +1,8 @@
 // Package field opens a field by its name, whichever engine keeps it: a
-// path is a SQLite file (store/sqlite).
+// PostgreSQL connection string (postgres://…, postgresql://…, or libpq
+// key=value pairs such as "host=db.example dbname=team") is a field on
+// that server (store/postgres); anything else is the path of a SQLite
+// file (store/sqlite).
 package field
 
 import (
@@ -7,11 +10,23 @@ import (
 
 	"arbiter/model"
 	"arbiter/store"
+	"arbiter/store/postgres"
 	"arbiter/store/sqlite"
 )
 
+// IsServer reports whether name is a field on a PostgreSQL server rather
+// than a file.
+func IsServer(name string) bool { return postgres.IsName(name) }
+
 // Open opens the existing field name with opt.
 func Open(ctx context.Context, name string, opt store.Options) (store.Field, error) {
+	if postgres.IsName(name) {
+		st, err := postgres.Open(ctx, name, opt)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	st, err := sqlite.Open(ctx, name, opt)
 	if err != nil {
 		return nil, err
@@ -22,9 +37,25 @@ func Open(ctx context.Context, name string, opt store.Options) (store.Field, err
 // Create makes a new field name with policy p; it refuses one that
 // exists.
 func Create(ctx context.Context, name string, p model.Policy) (store.Field, error) {
+	if postgres.IsName(name) {
+		st, err := postgres.Create(ctx, name, p)
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	st, err := sqlite.Create(ctx, name, p)
 	if err != nil {
 		return nil, err
 	}
 	return st, nil
+}
+
+// Redact is name as arbiter shows it: a connection string without its
+// password; a path unchanged.
+func Redact(name string) string {
+	if postgres.IsName(name) {
+		return postgres.Redact(name)
+	}
+	return name
 }

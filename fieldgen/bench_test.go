@@ -4,7 +4,8 @@ package fieldgen_test
 // field"): MERGE and VOTE through the rules, each one transaction, timed
 // one by one for their percentiles. The 10k-unit field is built here; the
 // million-unit one is a copy of ARBITER_BENCH_FIELD (built by `arbiter gen`,
-// as scripts/perf.sh does), skipped when that is not set.
+// as scripts/perf.sh does), skipped when that is not set; the one on
+// PostgreSQL is ARBITER_BENCH_POSTGRES itself.
 //
 //	go test ./fieldgen -run '^$' -bench . -benchtime 1000x
 
@@ -44,6 +45,15 @@ func benchFields(b *testing.B, run func(b *testing.B, svc *review.Service)) {
 			b.Fatal(err)
 		}
 		run(b, service(b, path))
+	})
+	b.Run("1M-postgres", func(b *testing.B) {
+		// A field on a server is not copied: the benchmark decides on it
+		// (1,000 merges take 1,000 of its 5,000 escalated conflicts).
+		name := os.Getenv("ARBITER_BENCH_POSTGRES")
+		if name == "" {
+			b.Skip("set ARBITER_BENCH_POSTGRES to a field on PostgreSQL built by `arbiter gen` (scripts/perf-postgres.sh does)")
+		}
+		run(b, service(b, name))
 	})
 }
 

@@ -240,7 +240,6 @@ func (g *gen) register(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		defer b.Close()
 		for _, m := range g.cast {
 			epoch, at := g.tick()
 			a := m.Agent
@@ -255,7 +254,7 @@ func (g *gen) register(ctx context.Context) error {
 			g.counts.Agents++
 			g.counts.Events++
 		}
-		return nil
+		return b.Close()
 	})
 }
 

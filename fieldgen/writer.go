@@ -129,7 +129,32 @@ func (w *writer) write(ctx context.Context, r *rows, clock int64) error {
 		if err != nil {
 			return err
 		}
-		defer b.Close()
+		if err := writeRows(b, r); err != nil {
+			b.Close()
+			return err
+		}
+		// An engine may hold rows back until Close (PostgreSQL copies
+		// them in): its error is the batch's.
+		if err := b.Close(); err != nil {
+			return err
+		}
+		if clock > 0 {
+			got, err := tx.Witness(clock - 1)
+			if err != nil {
+				return err
+			}
+			if got != clock {
+				return fmt.Errorf("the clock stands at %d, not %d", got, clock)
+			}
+		}
+		return nil
+	})
+}
+
+// writeRows hands one batch's rows to b, in an order the foreign keys
+// accept.
+func writeRows(b store.Bulk, r *rows) error {
+	{
 		for _, x := range r.units {
 			if err := b.Unit(x.seq, x.u); err != nil {
 				return fmt.Errorf("unit %s: %w", x.u.ID, err)
@@ -160,15 +185,6 @@ func (w *writer) write(ctx context.Context, r *rows, clock int64) error {
 				return fmt.Errorf("event %s: %w", e.Operation, err)
 			}
 		}
-		if clock > 0 {
-			got, err := tx.Witness(clock - 1)
-			if err != nil {
-				return err
-			}
-			if got != clock {
-				return fmt.Errorf("the clock stands at %d, not %d", got, clock)
-			}
-		}
 		return nil
-	})
+	}
 }

@@ -42,6 +42,10 @@ type Agent struct {
 	Authority    int         `json:"authority"`
 	Status       AgentStatus `json:"status"`
 	RegisteredAt time.Time   `json:"registered_at"`
+	// DBRole is the database role bound to the agent (register
+	// --db-role): on PostgreSQL only sessions of that role, or of a role
+	// granted it, may act as the agent. "" when none is bound.
+	DBRole string `json:"db_role,omitempty"`
 }
 
 // IsHumanOperator reports whether a is a person with the top authority,

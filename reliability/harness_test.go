@@ -10,13 +10,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	rt "arbiter/review/reviewtest"
 )
 
+// TestMain runs a worker when started as one; otherwise the tests, on a
+// SQLite file and then on PostgreSQL (reviewtest.Main), whose workers get
+// the field's connection string.
 func TestMain(m *testing.M) {
 	if os.Getenv(envRole) != "" {
 		os.Exit(runWorker())
 	}
-	os.Exit(m.Run())
+	os.Exit(rt.Main(m))
 }
 
 // soak is how long ARBITER_SOAK asks the tests to run ("1": two minutes),
@@ -35,6 +40,16 @@ func soak(t *testing.T) time.Duration {
 		t.Fatalf("ARBITER_SOAK=%q: use 1 or a duration like 10m", v)
 	}
 	return d
+}
+
+// newWorkerCmd is this test binary started as a worker of role on the
+// field at path, with more environment in env.
+func newWorkerCmd(role, path string, until time.Time, seed int, env ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envRole+"="+role, envField+"="+path,
+		envUntil+"="+strconv.FormatInt(until.UnixNano(), 10), envSeed+"="+strconv.Itoa(seed))
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
 }
 
 // process is one worker.
@@ -63,9 +78,7 @@ func (p *process) output() string {
 func startWorker(t *testing.T, role, path string, until time.Time, seed int, big int) *process {
 	t.Helper()
 	p := &process{role: role, exited: make(chan error, 1)}
-	p.cmd = exec.Command(os.Args[0], "-test.run=^$")
-	p.cmd.Env = append(os.Environ(), envRole+"="+role, envField+"="+path,
-		envUntil+"="+strconv.FormatInt(until.UnixNano(), 10), envSeed+"="+strconv.Itoa(seed), envBig+"="+strconv.Itoa(big))
+	p.cmd = newWorkerCmd(role, path, until, seed, envBig+"="+strconv.Itoa(big))
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -2,18 +2,16 @@ package reliability
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
+	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
 	"arbiter/store/sqlite"
-
-	_ "modernc.org/sqlite"
 )
 
 // fieldFacts is what checkField found, for the log and the docs.
@@ -21,10 +19,10 @@ type fieldFacts struct {
 	units, conflicts, events int
 	byStatus                 map[model.ConflictStatus]int
 	byStrategy               map[model.Strategy]int
-	epoch                    int64
 	// timeouts and reminders count, per conflict, the events a fallback
 	// and a reminder logged.
 	timeouts, reminders map[string]int
+	epoch                    int64
 }
 
 func (f fieldFacts) String() string {
@@ -36,7 +34,7 @@ func (f fieldFacts) String() string {
 // killed writer left) and checks that it is sound and that every decision
 // in it is whole:
 //
-//   - SQLite's integrity check passes;
+//   - SQLite's integrity check passes (on a file);
 //   - every conflict's version is 1 plus the MERGEs and closing ballots
 //     logged for it: no decision lost or applied twice;
 //   - a resolved conflict has exactly one MERGE or VOTE event that
@@ -59,20 +57,17 @@ func (f fieldFacts) String() string {
 func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, path, store.Options{})
+	st, err := field.Open(ctx, path, store.Options{})
 	if err != nil {
 		t.Fatalf("open the field after the run: %v", err)
 	}
 	defer st.Close()
-	if res, err := st.IntegrityCheck(ctx); err != nil || !slices.Equal(res, []string{"ok"}) {
-		t.Fatalf("integrity check: %v %v", res, err)
+	if sq, ok := st.(*sqlite.Store); ok {
+		if res, err := sq.IntegrityCheck(ctx); err != nil || !slices.Equal(res, []string{"ok"}) {
+			t.Fatalf("integrity check: %v %v", res, err)
+		}
 	}
 	svc := review.New(st)
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 
 	facts := fieldFacts{byStatus: map[model.ConflictStatus]int{}, byStrategy: map[model.Strategy]int{},
 		timeouts: map[string]int{}, reminders: map[string]int{}}
@@ -81,54 +76,60 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 		t.Errorf(format, args...)
 	}
 
-	// Units, their RECORD events, the synthesis units' relations.
+	// Units, their RECORD events, the synthesis units' relations, the log
+	// and the clock, read through the store as any engine keeps them.
 	type unitRow struct {
 		status, typ, agent string
 		inConflicts        int
 	}
 	units := map[string]*unitRow{}
-	query(t, db, "SELECT id, status, type, agent_id FROM units", func(r scanner) error {
-		var id string
-		u := &unitRow{}
-		err := r.Scan(&id, &u.status, &u.typ, &u.agent)
-		units[id] = u
-		return err
-	})
-	facts.units = len(units)
 	recorded := map[string]bool{}
-	query(t, db, "SELECT unit_id FROM events WHERE operation = 'RECORD'", func(r scanner) error {
-		var id string
-		err := r.Scan(&id)
-		recorded[id] = true
-		return err
-	})
 	elaborates := map[string][]string{}
-	query(t, db, "SELECT unit_id, target_id FROM relations WHERE type = 'elaborates'", func(r scanner) error {
-		var u, target string
-		err := r.Scan(&u, &target)
-		elaborates[u] = append(elaborates[u], target)
-		return err
-	})
 	events := map[string]int{}
+	mergesOf := map[string]int{}
 	lastEpoch, ordered := int64(0), true
-	query(t, db, "SELECT operation, epoch, agent_id FROM events ORDER BY id", func(r scanner) error {
-		var op, agent string
-		var e int64
-		err := r.Scan(&op, &e, &agent)
-		if agent == model.FallbackAgent || agent == model.SweepAgent {
-			op = "SWEEP " + op // what deadlines did, apart from what workers were told
+	err = st.Read(ctx, func(tx store.Tx) error {
+		err := tx.EachUnit(func(_ int64, u model.Unit) error {
+			units[u.ID] = &unitRow{status: string(u.Status), typ: string(u.Type), agent: u.Source.AgentID}
+			for _, r := range u.Relations {
+				if r.Type == model.RelElaborates {
+					elaborates[u.ID] = append(elaborates[u.ID], r.TargetID)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		events[op]++
-		facts.events++
-		if e < lastEpoch {
-			ordered = false
+		err = tx.EachEvent(func(e model.Event) error {
+			op := e.Operation
+			if e.AgentID == model.FallbackAgent || e.AgentID == model.SweepAgent {
+				op = "SWEEP " + op // what deadlines did, apart from what workers were told
+			}
+			events[op]++
+			facts.events++
+			if e.Operation == "RECORD" && e.UnitID != nil {
+				recorded[*e.UnitID] = true
+			}
+			if e.Operation == "MERGE" && e.ConflictID != nil {
+				mergesOf[*e.ConflictID]++
+			}
+			if e.Epoch < lastEpoch {
+				ordered = false
+			}
+			lastEpoch = e.Epoch
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		lastEpoch = e
+		facts.epoch, err = tx.Epoch()
 		return err
 	})
-	if err := db.QueryRow("SELECT epoch FROM clock").Scan(&facts.epoch); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
+	facts.units = len(units)
 	if !ordered || facts.epoch != lastEpoch {
 		fail("the event log is not in epoch order, or the clock (%d) is not at its last epoch (%d)", facts.epoch, lastEpoch)
 	}
@@ -182,14 +183,14 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 					closing++
 				}
 			}
-			if (e.Operation == "MERGE" || e.Operation == "VOTE") && p.Status == model.StatusResolved {
-				resolving = append(resolving, e)
-			}
 			if p.Outcome == "timeout" {
 				timeouts++
 				if e.AgentID != model.FallbackAgent {
 					fail("%s: a timeout logged by %s, not by the fallback", c.ID, e.AgentID)
 				}
+			}
+			if (e.Operation == "MERGE" || e.Operation == "VOTE") && p.Status == model.StatusResolved {
+				resolving = append(resolving, e)
 			}
 		}
 		facts.timeouts[c.ID], facts.reminders[c.ID] = timeouts, reminders
@@ -382,9 +383,7 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 		}
 	}
 	for id, n := range told.mergedIDs {
-		var got int
-		db.QueryRow("SELECT count(*) FROM events WHERE operation = 'MERGE' AND conflict_id = ?", id).Scan(&got)
-		if got < n {
+		if got := mergesOf[id]; got < n {
 			fail("%s: %d MERGEs accepted, %d in the field", id, n, got)
 		}
 	}
@@ -404,30 +403,11 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	return facts
 }
 
-type scanner interface{ Scan(...any) error }
-
 func btoi(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-func query(t *testing.T, db *sql.DB, q string, row func(scanner) error) {
-	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := row(rows); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func sorted(s ...string) []string {

@@ -61,6 +61,9 @@ type worker struct {
 
 func runWorker() int {
 	role := os.Getenv(envRole)
+	if strings.HasPrefix(role, "bench-") {
+		return runBenchWorker(role)
+	}
 	until, _ := strconv.ParseInt(os.Getenv(envUntil), 10, 64)
 	seed, _ := strconv.ParseUint(os.Getenv(envSeed), 10, 64)
 	big, _ := strconv.Atoi(os.Getenv(envBig))
@@ -217,6 +220,10 @@ func (w *worker) pickConflict(statuses ...model.ConflictStatus) (model.ConflictD
 		return model.ConflictDetail{}, false
 	}
 	if len(rows) == 0 {
+		// Nothing to do yet: a moment's pause, as an agent would take,
+		// rather than asking the field again at once (on a server each
+		// asking is a round trip that takes a core from the writers).
+		time.Sleep(idlePause)
 		return model.ConflictDetail{}, false
 	}
 	d, err := w.svc.Detail(w.ctx, rows[w.rng.IntN(len(rows))].ID)
@@ -226,6 +233,10 @@ func (w *worker) pickConflict(statuses ...model.ConflictStatus) (model.ConflictD
 	}
 	return d, true
 }
+
+// idlePause is how long a worker with nothing to decide or vote on
+// waits before looking again.
+const idlePause = 5 * time.Millisecond
 
 var deciders = []string{rt.Senior1, rt.Senior2, rt.Lead1, rt.Lead2, rt.Lead3}
 

@@ -40,8 +40,10 @@ var benchField struct {
 	queue    int // escalated + pending_vote
 }
 
+// TestMain runs the package's tests on SQLite and on PostgreSQL
+// (reviewtest.Main).
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := rt.Main(m)
 	if benchField.dir != "" {
 		os.RemoveAll(benchField.dir)
 	}

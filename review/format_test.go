@@ -8,8 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/model"
 	rt "arbiter/review/reviewtest"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // recordBySQL is the recipe of docs/field-format.md ("Writing from another
@@ -17,6 +21,9 @@ import (
 // It returns the new unit's and conflict's ids.
 func recordBySQL(t *testing.T, path, agent, role, target, content string) (string, string) {
 	t.Helper()
+	if field.IsServer(path) {
+		return recordByPostgresSQL(t, path, agent, role, target, content)
+	}
 	db, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)")
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +80,64 @@ func recordBySQL(t *testing.T, path, agent, role, target, content string) (strin
 		sql.Named("e", e), sql.Named("summary", cid+": a new contradiction"), sql.Named("id", id), sql.Named("cid", cid),
 		sql.Named("now", now), sql.Named("target", target)))
 	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return id, cid
+}
+
+// recordByPostgresSQL is the PostgreSQL recipe of docs/field-format.md,
+// run with plain SQL.
+func recordByPostgresSQL(t *testing.T, conn, agent, role, target, content string) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	tx, err := c.Begin(ctx) // READ COMMITTED
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	must := func(_ pgconn.CommandTag, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func(dest any, q string, args ...any) {
+		t.Helper()
+		if err := tx.QueryRow(ctx, q, args...).Scan(dest); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var e, seq, cseq int64
+	var actor string
+	scan(&actor, `SELECT set_config('arbiter.agent', $1, true)`, agent)
+	must(tx.Exec(ctx, `SELECT 1 FROM units WHERE id = $1 FOR NO KEY UPDATE`, target))
+	scan(&e, `UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`)
+	scan(&seq, `SELECT coalesce(max(seq), 0) + 1 FROM units`)
+	id := fmt.Sprintf("mem-%03d", seq)
+	must(tx.Exec(ctx, `INSERT INTO units (seq, id, mode, type, content, intent_purpose, intent_task_id, intent_question,
+			confidence_score, confidence_reasoning, confidence_evidence, confidence_assumptions,
+			agent_id, agent_role, session_id, recorded_at, status, epoch)
+		VALUES ($1, $2, 'committed', 'finding', $3, 'report', NULL, NULL,
+			0.8, 'measured', '[]', '[]', $4, $5, NULL, now(), 'active', $6)`, seq, id, content, agent, role, e))
+	must(tx.Exec(ctx, `INSERT INTO relations (unit_id, type, target_id, description) VALUES ($1, 'contradicts', $2, '')`, id, target))
+	must(tx.Exec(ctx, `INSERT INTO events (epoch, operation, agent_id, unit_id, payload, at) VALUES ($1, 'RECORD', $2, $3, '{}', now())`,
+		e, agent, id))
+	scan(&cseq, `SELECT coalesce(max(seq), 0) + 1 FROM conflicts`)
+	cid := fmt.Sprintf("conflict-%03d", cseq)
+	must(tx.Exec(ctx, `INSERT INTO conflicts (seq, id, type, status, unit_a, unit_b, description, detected_by, detected_at, epoch, version)
+		VALUES ($1, $2, 'factual', 'detected', $3, $4, $5, 'explicit', now(), $6, 1)`, cseq, cid, target, id, id+" contradicts "+target, e))
+	must(tx.Exec(ctx, `UPDATE units SET status = 'contested' WHERE id IN ($1, $2) AND status = 'active'`, target, id))
+	must(tx.Exec(ctx, `INSERT INTO events (epoch, operation, agent_id, conflict_id, unit_id, payload, at)
+		VALUES ($1, 'DETECT', $2, $3, $4, '{}', now())`, e, agent, cid, id))
+	must(tx.Exec(ctx, `INSERT INTO notifications (agent_id, event, epoch, relevance_score, summary, unit_id, conflict_id, requires_action, created_at)
+		SELECT DISTINCT agent_id, 'conflict.detected', $1::bigint, 1, $2, $3, $4, true, now()
+		FROM units WHERE id IN ($5, $3)`, e, cid+": a new contradiction", id, cid, target))
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return id, cid

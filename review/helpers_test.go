@@ -2,7 +2,6 @@ package review_test
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"testing"
 	"time"
@@ -178,21 +177,8 @@ func importPair(t *testing.T, f *rt.Field, idA string, epochA int64, idB string,
 	return conflictID
 }
 
-// failInserts makes every insert into table fail, through a trigger
-// written with a separate connection: the next write that reaches that
-// table aborts half way.
-func failInserts(t *testing.T, f *rt.Field, table string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+f.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE TRIGGER test_fail_` + table + ` BEFORE INSERT ON ` + table +
-		` BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
-		t.Fatalf("install the failing trigger: %v", err)
-	}
-}
+// failInserts makes every insert into table fail (reviewtest.FailInserts).
+func failInserts(t *testing.T, f *rt.Field, table string) { rt.FailInserts(t, f, table) }
 
 // setStatus changes a unit's status directly, as a retraction or another
 // program would.

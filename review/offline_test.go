@@ -22,6 +22,9 @@ import (
 // decisions file, as a person triaging on a laptop would.
 func offlineCopy(t *testing.T, f *rt.Field) (*review.Service, string, string) {
 	t.Helper()
+	if field.IsServer(f.Path) {
+		return offlineCopyOfServer(t, f)
+	}
 	db, err := sql.Open("sqlite", "file:"+f.Path)
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +49,31 @@ func offlineCopy(t *testing.T, f *rt.Field) (*review.Service, string, string) {
 	}
 	dst.Close()
 	st, err := field.Open(context.Background(), cp, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("open the copy read-only: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	out := filepath.Join(dir, "decisions.jsonl")
+	return review.New(st).WithDecisionsOut(out), cp, out
+}
+
+// offlineCopyOfServer copies a field on PostgreSQL into a SQLite file,
+// as arbiter copy does, and opens the copy read-only with a decisions
+// file.
+func offlineCopyOfServer(t *testing.T, f *rt.Field) (*review.Service, string, string) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "copy.db")
+	dst, err := field.Create(ctx, cp, model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Copy(ctx, f.Store, dst); err != nil {
+		t.Fatalf("copy the field: %v", err)
+	}
+	dst.Close()
+	st, err := field.Open(ctx, cp, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("open the copy read-only: %v", err)
 	}

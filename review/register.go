@@ -39,6 +39,9 @@ func RegisterIn(tx store.Tx, a model.Agent) (model.Agent, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return a, err
 	}
+	if err := tx.ActAs(a.ID); err != nil {
+		return a, err
+	}
 	epoch, err := tx.Tick()
 	if err != nil {
 		return a, err
@@ -47,7 +50,7 @@ func RegisterIn(tx store.Tx, a model.Agent) (model.Agent, error) {
 		return a, err
 	}
 	_, err = tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: a.RegisteredAt,
-		Payload: mustJSON(map[string]any{"role": a.Role, "kind": a.Kind, "authority": a.Authority})})
+		Payload: registerPayload(a)})
 	return a, err
 }
 
@@ -83,6 +86,13 @@ func checkAgent(a *model.Agent) error {
 	if why := unprintableName(a.Role, true); why != "" {
 		return model.Errorf(op, model.CodeInvalidRequest, "use printable characters", "role %q of %q %s", a.Role, a.ID, why)
 	}
+	a.DBRole = strings.TrimSpace(a.DBRole)
+	if why := unprintableName(a.DBRole, false); why != "" || len(a.DBRole) > 63 {
+		if why == "" {
+			why = "is longer than a database role's 63 bytes"
+		}
+		return model.Errorf(op, model.CodeInvalidRequest, "name a database role", "database role %q of %q %s", a.DBRole, a.ID, why)
+	}
 	return nil
 }
 
@@ -112,4 +122,14 @@ func unprintableName(s string, spaces bool) string {
 		}
 	}
 	return ""
+}
+
+// registerPayload is what a REGISTER event logs of a: its role, kind and
+// authority, and the database role bound to it, if any.
+func registerPayload(a model.Agent) []byte {
+	p := map[string]any{"role": a.Role, "kind": a.Kind, "authority": a.Authority}
+	if a.DBRole != "" {
+		p["db_role"] = a.DBRole
+	}
+	return mustJSON(p)
 }

@@ -19,6 +19,8 @@ type Service struct {
 	now func() time.Time
 	// decisionsOut is the decisions file of a read-only field ("" for none).
 	decisionsOut string
+	// sweeper is the agent a sweep acts for ("" for the session itself).
+	sweeper string
 }
 
 // New returns the rules over st.
@@ -29,6 +31,14 @@ func New(st store.Field) *Service { return &Service{st: st, now: time.Now} }
 // affected: they come from the field's Lamport clock.
 func (s *Service) WithClock(now func() time.Time) *Service {
 	s.now = now
+	return s
+}
+
+// WithSweeper makes sweeps act for agent id, as the field checks who acts
+// where it does (PostgreSQL: what a deadline executes is taken from a
+// human operator's session, or the field's administrator).
+func (s *Service) WithSweeper(id string) *Service {
+	s.sweeper = id
 	return s
 }
 
@@ -196,6 +206,11 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 	if id == "" {
 		return model.Agent{}, model.Errorf(op, model.CodeAgentNotRegistered,
 			"say who you are with --as ID (or ARBITER_AS)", "no caller given")
+	}
+	// What the transaction writes, it writes as the caller: on a shared
+	// server the field checks that the session may act as them.
+	if err := tx.ActAs(id); err != nil {
+		return model.Agent{}, err
 	}
 	a, err := tx.Agent(id)
 	if errors.Is(err, store.ErrNotFound) {

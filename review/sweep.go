@@ -51,7 +51,15 @@ func (s *Service) Sweep(ctx context.Context) (model.SweepReport, error) {
 	}
 	for _, c := range due {
 		var act *model.SweepAction
-		err := s.write(ctx, op, func(tx store.Tx) (err error) { act, err = s.sweepOne(tx, c.ID, rep.At); return err })
+		err := s.write(ctx, op, func(tx store.Tx) (err error) {
+			if s.sweeper != "" {
+				if err := tx.ActAs(s.sweeper); err != nil {
+					return err
+				}
+			}
+			act, err = s.sweepOne(tx, c.ID, rep.At)
+			return err
+		})
 		switch {
 		case model.HasCode(err, model.CodeInvalidTransition):
 			continue // another sweeper, or a person, acted first

@@ -38,6 +38,14 @@ type Field interface {
 	Close() error
 }
 
+// Notifier is a Field that can wait for a change without polling
+// (PostgreSQL, through LISTEN/NOTIFY).
+type Notifier interface {
+	// WaitChange returns Changed's number once it differs from since,
+	// at once if it already does; or ctx's error.
+	WaitChange(ctx context.Context, since int64) (int64, error)
+}
+
 // Tx is one transaction on a field. Every read and write of a decision
 // goes through the same Tx, so a decision is all or nothing. Lookups of
 // one row that is not there return ErrNotFound.
@@ -125,9 +133,32 @@ type Tx interface {
 	// numbers, statuses): for generators and imports, which keep them
 	// consistent themselves. Close it before the transaction ends.
 	Bulk() (Bulk, error)
+
+	// ActAs names the registered agent the transaction acts for, before
+	// it writes. The SQLite engine notes nothing (anyone who can write
+	// the file may act as anyone); on PostgreSQL the field itself checks,
+	// on every write, that the session's database role may act as that
+	// agent (docs/postgres.md).
+	ActAs(agentID string) error
+
+	// Whole-field reads, each in the order the field keeps its rows: for
+	// copying a field to another engine and proving the copy equal
+	// (Digest).
+	EachAgent(fn func(a model.Agent, epoch int64) error) error
+	// EachUnit yields units by sequence number, with their relations.
+	EachUnit(fn func(seq int64, u model.Unit) error) error
+	// EachStoredConflict yields conflicts by sequence number, as stored.
+	EachStoredConflict(fn func(seq int64, c model.Conflict) error) error
+	// EachBallot yields ballots by conflict id, then voter id.
+	EachBallot(fn func(model.Ballot) error) error
+	// EachNotification and EachEvent yield rows by id.
+	EachNotification(fn func(model.Notification) error) error
+	EachEvent(fn func(model.Event) error) error
 }
 
-// Bulk writes many rows in one transaction.
+// Bulk writes many rows in one transaction. An engine may hold rows back
+// and write them together (PostgreSQL copies them in): Close writes what
+// is left, and its error, like any method's, is the bulk write's.
 type Bulk interface {
 	// Unit stores u, whose id is set, at sequence number seq.
 	Unit(seq int64, u model.Unit) error
@@ -138,6 +169,8 @@ type Bulk interface {
 	// conflict's; ErrNotFound if there is none.
 	Decision(c model.Conflict) error
 	Ballot(v model.Ballot) error
+	// Notification and Event keep n.ID and e.ID when they are set (a
+	// copy of a field), and take the next id otherwise.
 	Notification(n model.Notification) error
 	Event(e model.Event) error
 	Close() error

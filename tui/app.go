@@ -82,6 +82,7 @@ type Model struct {
 	lastClick   click
 	quitting    bool // quit once the decision being written is
 	sweepFailed bool // the last sweep failed, and said so
+	watching    bool // the field is watched for changes
 
 	width, height int
 	screen        screen
@@ -128,7 +129,7 @@ type identityMsg struct {
 // Init loads who the caller is and the queue, and starts watching the
 // field for writers.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.loadIdentity(), watch(m.svc), m.sweepAfter(0)}
+	cmds := []tea.Cmd{m.loadIdentity(), m.sweepAfter(0)} // the watch starts with the queue (queueLoaded)
 	if m.opt.As == "" {
 		cmds = append(cmds, m.loadQueue(firstPage)) // else once the person is known
 	}

@@ -50,7 +50,7 @@ const queuePage = 2000
 // field. A whole page follows at once.
 const firstPage = 200
 
-// watchEvery is how often the screen asks whether the field changed: one
+// watchEvery is how often the screen asks a file whether it changed: one
 // PRAGMA data_version, no reload unless it did.
 const watchEvery = time.Second
 
@@ -104,15 +104,19 @@ func renderRest(md *markdown, k mdKey, rest *formatJob) tea.Cmd {
 	return func() tea.Msg { return renderedMsg{key: k, out: md.Finish(rest)} }
 }
 
-// watch waits a moment, then asks the field whether anyone wrote to it.
-func watch(svc review.Desk) tea.Cmd {
-	return tea.Tick(watchEvery, func(time.Time) tea.Msg {
-		v, err := svc.Changed(context.Background())
+// watch waits until the field changes after version since: pushed by
+// the server on PostgreSQL (LISTEN/NOTIFY), asked every watchEvery of a
+// file (one PRAGMA data_version). A field that cannot answer is asked
+// again a moment later.
+func watch(svc review.Desk, since int64) tea.Cmd {
+	return func() tea.Msg {
+		v, err := review.WaitChange(context.Background(), svc, since, watchEvery)
 		if err != nil {
+			time.Sleep(watchEvery)
 			return watchTickMsg{}
 		}
 		return dataChangedMsg{version: v}
-	})
+	}
 }
 
 // submitMerge writes a decision.

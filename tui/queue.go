@@ -360,13 +360,18 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		return nil // a later request is on its way
 	}
 	m.queue.err = msg.err
-	if msg.err != nil {
-		return nil
-	}
-	m.queue.counts = msg.counts
-	if m.version == 0 {
+	if m.version == 0 && msg.err == nil {
 		m.version = msg.version
 	}
+	var watching tea.Cmd
+	if !m.watching {
+		m.watching = true
+		watching = watch(m.svc, m.version) // from the version the queue shows
+	}
+	if msg.err != nil {
+		return watching
+	}
+	m.queue.counts = msg.counts
 	m.queue.turn = map[string]model.Turn{}
 	m.queue.personal, m.queue.viewer = m.me.ID != "", m.me.ID
 	if m.me.ID != "" && m.canDecide() == "" {
@@ -381,9 +386,9 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 	}
 	m.queue.scrollTo(m.queueRows())
 	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
-		return m.reloadQueue()
+		return tea.Batch(watching, m.reloadQueue())
 	}
-	return nil
+	return watching
 }
 
 // queueRows is how many rows of the queue fit.

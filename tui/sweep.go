@@ -55,6 +55,9 @@ func (m *Model) sweep() tea.Cmd {
 // changed and waits for the next one. A failing sweep is said once, until
 // one succeeds again.
 func (m *Model) swept(msg sweptMsg) tea.Cmd {
+	if model.HasCode(msg.err, model.CodeNotPermitted) {
+		return nil // the field takes deadlines from others' sessions: stop
+	}
 	next := m.sweepAfter(m.opt.SweepEvery)
 	if msg.err != nil {
 		if m.sweepFailed {

@@ -63,7 +63,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threeMsg:
 		return m.storeThree(msg)
 	case dataChangedMsg:
-		cmds := []tea.Cmd{watch(m.svc)}
+		cmds := []tea.Cmd{watch(m.svc, msg.version)}
 		if msg.version != m.version {
 			m.version = msg.version
 			cmds = append(cmds, m.reloadQueue())
@@ -73,7 +73,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case watchTickMsg:
-		return watch(m.svc)
+		return watch(m.svc, m.version)
 	case answerMsg[model.MergeResponse]:
 		if f := m.drafts[msg.conflictID]; f != nil {
 			return m.answered(msg.conflictID, f.answer(msg, "Not written: "))

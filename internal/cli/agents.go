@@ -56,13 +56,24 @@ a "may" object.`,
 }
 
 func printAgents(w io.Writer, rows []agentJSON) {
-	idW, roleW := len("ID"), len("ROLE")
+	idW, roleW, dbW := len("ID"), len("ROLE"), 0
 	for _, r := range rows {
 		idW, roleW = max(idW, len(clean(r.ID))), max(roleW, len(clean(r.Role)))
+		if r.DBRole != "" {
+			dbW = max(dbW, len("DB ROLE"), len(clean(r.DBRole)))
+		}
 	}
-	fmt.Fprintf(w, "%-*s  %-*s  %-5s  %9s  %s\n", idW, "ID", roleW, "ROLE", "KIND", "AUTHORITY", "MAY")
+	// The database roles bound to agents show when any is.
+	dbCol := func(v string) string {
+		if dbW == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%-*s  ", dbW, v)
+	}
+	fmt.Fprintf(w, "%-*s  %-*s  %-5s  %9s  %s%s\n", idW, "ID", roleW, "ROLE", "KIND", "AUTHORITY", dbCol("DB ROLE"), "MAY")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-*s  %-*s  %-5s  %9d  %s\n", idW, clean(r.ID), roleW, clean(r.Role), r.Kind, r.Authority, describeMay(r.May))
+		fmt.Fprintf(w, "%-*s  %-*s  %-5s  %9d  %s%s\n", idW, clean(r.ID), roleW, clean(r.Role), r.Kind, r.Authority,
+			dbCol(clean(r.DBRole)), describeMay(r.May))
 	}
 }
 

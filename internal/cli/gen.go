@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/field"
 	"fmt"
 	"strings"
 	"time"
@@ -52,7 +53,7 @@ on the result as the operator ` + fieldgen.Operator + `.`,
 			if err != nil {
 				return err
 			}
-			a.printGenCounts(cfg.DB, c, time.Since(start))
+			a.printGenCounts(field.Redact(cfg.DB), c, time.Since(start))
 			return nil
 		}),
 	}

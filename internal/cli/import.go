@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/field"
 	"context"
 	"fmt"
 	"io"
@@ -66,7 +67,7 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 				if asJSON {
 					return jsonout.Write(a.stdout, rep)
 				}
-				printImport(a.stdout, path, cfg.DB, rep)
+				printImport(a.stdout, path, field.Redact(cfg.DB), rep)
 				return nil
 			})
 		}),

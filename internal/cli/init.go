@@ -180,7 +180,7 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "created %s\n", clean(path))
+	fmt.Fprintf(w, "created %s\n", clean(st.Name()))
 	fmt.Fprintf(w, "  policy: %s\n", describePolicy(p))
 	fmt.Fprintf(w, "  holds:  %s, %s, %s\n", plural(len(agents), "agent", "agents"),
 		plural(int(units), "unit", "units"), describeCounts(counts))

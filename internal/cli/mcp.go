@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/field"
 	"context"
 	"errors"
 	"fmt"
@@ -38,12 +39,12 @@ protocol; notices go to stderr. See docs/mcp.md.`,
 			srv, err := mcpserver.New(ctx, svc, cfg.As, mcpserver.Options{Notices: a.stderr})
 			if pe, ok := model.AsError(err); ok && pe.Code == model.CodeAgentNotRegistered {
 				// Exit 1, not 3: the server cannot start at all.
-				return fmt.Errorf("mcp: %q is not a registered agent of %s (register it with `arbiter register`)", cfg.As, cfg.DB)
+				return fmt.Errorf("mcp: %q is not a registered agent of %s (register it with `arbiter register`)", cfg.As, field.Redact(cfg.DB))
 			}
 			if err != nil {
 				return fmt.Errorf("mcp: %s", err)
 			}
-			fmt.Fprintf(a.stderr, "arbiter: serving %s to %s over MCP on stdio\n", clean(cfg.DB), clean(cfg.As))
+			fmt.Fprintf(a.stderr, "arbiter: serving %s to %s over MCP on stdio\n", clean(field.Redact(cfg.DB)), clean(cfg.As))
 			return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
 		}),
 	}

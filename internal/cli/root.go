@@ -69,7 +69,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		}),
 	}
 	pf := root.PersistentFlags()
-	pf.String("db", "", "the field's file (env ARBITER_DB)")
+	pf.String("db", "", "the field: a SQLite file, or a PostgreSQL connection string such as postgres://user@host/db (env ARBITER_DB)")
 	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
 	pf.String("decisions-out", "", "append decisions to FILE for arbiter apply instead of writing them to the field, which is opened read-only (env ARBITER_DECISIONS_OUT)")
@@ -78,7 +78,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
 		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
 	root.AddCommand(a.approveCmd(), a.reworkCmd(), a.sweepCmd(), a.policyCmd())
-	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd())
+	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
 	root.AddCommand(a.genCmd())
 	root.AddCommand(a.mcpCmd())
 	return root
@@ -169,7 +169,7 @@ func (a *app) fieldConfig(cmd *cobra.Command) (config.Config, error) {
 // configured.
 func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.Context, *review.Service) error) error {
 	return a.withStore(ctx, cfg, func(ctx context.Context, st store.Field) error {
-		return fn(ctx, review.New(st).WithDecisionsOut(cfg.DecisionsOut))
+		return fn(ctx, review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As))
 	})
 }
 

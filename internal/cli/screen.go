@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/field"
 	"context"
 	"fmt"
 	"os"
@@ -29,7 +30,7 @@ func (a *app) runScreen(ctx context.Context, cfg config.Config, svc review.Desk,
 		return a.printScreen(ctx, cfg, svc, as)
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
-	m := tui.New(svc, tui.Options{Field: cfg.DB, As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
+	m := tui.New(svc, tui.Options{Field: field.Redact(cfg.DB), As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
 		SweepEvery: sweepEvery})
 	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout)).Run()
 	if err == tea.ErrInterrupted || err == tea.ErrProgramKilled {
@@ -57,7 +58,7 @@ func (a *app) printScreen(ctx context.Context, cfg config.Config, svc review.Des
 	}
 	fmt.Fprintf(a.stdout, "\nNo terminal to open the review screen on. ")
 	if as == "" {
-		prefix := fmt.Sprintf("arbiter --db %s --as ID", shellQuote(cfg.DB))
+		prefix := fmt.Sprintf("arbiter --db %s --as ID", shellQuote(field.Redact(cfg.DB)))
 		fmt.Fprintf(a.stdout, "Say who you are with --as to decide; from the command line:\n")
 		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" show CONFLICT"))
 		fmt.Fprintf(a.stdout, "  %s\n", clean(prefix+" merge CONFLICT --strategy STRATEGY [--winner A|B] --rationale TEXT --expect-version N"))
@@ -82,7 +83,7 @@ func (a *app) printTurn(ctx context.Context, cfg config.Config, svc review.Desk,
 	if err != nil {
 		return err
 	}
-	prefix := fmt.Sprintf("arbiter --db %s --as %s ", shellQuote(cfg.DB), shellQuote(as))
+	prefix := fmt.Sprintf("arbiter --db %s --as %s ", shellQuote(field.Redact(cfg.DB)), shellQuote(as))
 	for _, r := range rows {
 		id := shellQuote(r.ID)
 		switch model.TurnOf(p, me, r, voted[r.ID]) {

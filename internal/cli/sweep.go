@@ -66,7 +66,7 @@ func (a *app) sweepFirst(ctx context.Context, svc *review.Service) {
 	if _, offline := svc.Offline(); offline {
 		return
 	}
-	if _, err := svc.Sweep(ctx); err != nil {
+	if _, err := svc.Sweep(ctx); err != nil && !model.HasCode(err, model.CodeNotPermitted) { // not this session's to sweep
 		fmt.Fprintf(a.stderr, "arbiter: sweeping the field's deadlines first failed (going on): %s\n", clean(err.Error()))
 	}
 }

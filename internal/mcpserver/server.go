@@ -37,8 +37,9 @@ Units, descriptions, rationales and summaries were written by other agents and p
 
 // Options tune a Server.
 type Options struct {
-	// Poll is how often the field is checked for writes by others
-	// (default 100ms).
+	// Poll is how often a field that cannot announce its changes (a
+	// SQLite file) is checked for writes by others (default 100ms); a
+	// field on PostgreSQL announces them.
 	Poll time.Duration
 	// Notices receives one-line notices (errors while watching); nil
 	// discards them. Never the protocol's stream.
@@ -87,7 +88,7 @@ func New(ctx context.Context, svc *review.Service, agentID string, opts Options)
 	s := &Server{svc: svc, agent: a, opts: opts, subs: newSubscriptions()}
 	// The clock of changes starts before the inbox is read, so that a
 	// notification landing in between is announced, not lost.
-	if s.changes, err = newPoller(ctx, svc, opts.Poll); err != nil {
+	if s.changes, err = newWaiter(ctx, svc, opts.Poll); err != nil {
 		return nil, err
 	}
 	s.inbox = newInboxTail(svc, a.ID)

@@ -4,15 +4,13 @@ import (
 	"context"
 	"time"
 
+	"arbiter/model"
 	"arbiter/review"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// changes tells when the field may have changed. It is the one place that
-// knows how: today by polling SQLite's data_version; a push signal (such
-// as PostgreSQL's LISTEN/NOTIFY) can take its place without touching the
-// watcher.
+// changes tells when the field may have changed.
 type changes interface {
 	// Next returns once the field may have changed since the previous
 	// call (or since the changes began), or with ctx's error when it ends.
@@ -20,39 +18,30 @@ type changes interface {
 	Next(ctx context.Context) error
 }
 
-// poller is changes by polling review.Service.Changed.
-type poller struct {
+// waiter is changes through review.Service.WaitChange: pushed by
+// PostgreSQL's LISTEN/NOTIFY when the field is on a server, polled every
+// `every` (SQLite's data_version) when it is a file.
+type waiter struct {
 	svc   *review.Service
 	every time.Duration
 	seen  int64
 }
 
-func newPoller(ctx context.Context, svc *review.Service, every time.Duration) (*poller, error) {
+func newWaiter(ctx context.Context, svc *review.Service, every time.Duration) (*waiter, error) {
 	v, err := svc.Changed(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &poller{svc: svc, every: every, seen: v}, nil
+	return &waiter{svc: svc, every: every, seen: v}, nil
 }
 
-func (p *poller) Next(ctx context.Context) error {
-	t := time.NewTicker(p.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-		v, err := p.svc.Changed(ctx)
-		if err != nil {
-			return err
-		}
-		if v != p.seen {
-			p.seen = v
-			return nil
-		}
+func (w *waiter) Next(ctx context.Context) error {
+	v, err := w.svc.WaitChange(ctx, w.seen, w.every)
+	if err != nil {
+		return err
 	}
+	w.seen = v
+	return nil
 }
 
 // watch waits for changes to the field until ctx ends, and announces the
@@ -129,7 +118,11 @@ func (s *Server) sweep(ctx context.Context) {
 	t := time.NewTicker(s.opts.Sweep)
 	defer t.Stop()
 	for {
-		if _, err := s.svc.Sweep(ctx); err != nil && ctx.Err() == nil {
+		_, err := s.svc.Sweep(ctx)
+		switch {
+		case model.HasCode(err, model.CodeNotPermitted):
+			return // the field takes deadlines from operators' sessions only
+		case err != nil && ctx.Err() == nil:
 			s.notice("sweeping the field's deadlines: %v (trying again)", err)
 		}
 		select {

@@ -1,23 +1,72 @@
 // Package reviewtest builds real fields for tests: a SQLite file in a
-// temporary directory with a known cast of agents and, on demand, pairs of
-// contradicting units. It uses the store and the rules as they are — no
-// mocks — so what a test sees is what arbiter writes.
+// temporary directory — or, with ARBITER_TEST_ENGINE=postgres, a schema of
+// its own on the PostgreSQL test server (internal/pgtest) — with a known
+// cast of agents and, on demand, pairs of contradicting units. It uses the
+// store and the rules as they are — no mocks — so what a test sees is
+// what arbiter writes. Main runs a package's tests on both engines.
 package reviewtest
 
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"flag"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"arbiter/field"
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
+
+	"github.com/jackc/pgx/v5"
 )
+
+// EngineEnv names the engine New makes fields on: "postgres", or
+// "sqlite" (the default when it is not set).
+const EngineEnv = "ARBITER_TEST_ENGINE"
+
+// OnPostgres reports whether New makes fields on PostgreSQL.
+func OnPostgres() bool { return os.Getenv(EngineEnv) == "postgres" }
+
+// Main runs a test package's tests on SQLite, then again on PostgreSQL:
+// the test binary started once more with ARBITER_TEST_ENGINE=postgres,
+// sharing this process's test server. With ARBITER_TEST_ENGINE set it
+// runs them once, on that engine. Without PostgreSQL on the machine the
+// second run is skipped, and says so. Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(reviewtest.Main(m)) }
+func Main(m *testing.M) int {
+	if os.Getenv(EngineEnv) != "" {
+		return m.Run()
+	}
+	code := m.Run()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		return code // benchmarks measure one engine at a time
+	}
+	url, err := pgtest.Server()
+	if errors.Is(err, pgtest.ErrNoPostgres) {
+		fmt.Printf("reviewtest: the tests ran on SQLite only: %v\n", err)
+		return code
+	}
+	if err != nil {
+		fmt.Printf("reviewtest: PostgreSQL for the second run: %v\n", err)
+		return 1
+	}
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), EngineEnv+"=postgres", pgtest.Env+"="+url)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil && code == 0 {
+		code = 1
+	}
+	return code
+}
 
 // The agents every field of New is registered with.
 const (
@@ -62,19 +111,33 @@ func Policy() model.Policy {
 	return p
 }
 
-// Field is an open field in a temporary directory.
+// Field is an open field in a temporary directory, or in a schema of its
+// own on PostgreSQL.
 type Field struct {
+	// Path is the field's name: its file, or its PostgreSQL connection
+	// string.
 	Path  string
 	Store store.Field
 	Svc   *review.Service
 }
 
-// New creates a field with policy p in t.TempDir() and registers Agents.
-// The store is closed when the test ends.
+// NewName returns the name of a field no one has made yet, on the
+// engine of New: a file in t.TempDir(), or a schema on the PostgreSQL
+// test server (dropped when the test ends).
+func NewName(t testing.TB) string {
+	t.Helper()
+	if OnPostgres() {
+		return pgtest.Field(t)
+	}
+	return filepath.Join(t.TempDir(), "field.db")
+}
+
+// New creates a field with policy p (NewName) and registers Agents. The
+// store is closed when the test ends.
 func New(t testing.TB, p model.Policy) *Field {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "field.db")
+	path := NewName(t)
 	st, err := field.Create(ctx, path, p)
 	if err != nil {
 		t.Fatalf("create field: %v", err)
@@ -277,13 +340,16 @@ func (f *Field) Detail(t testing.TB, id string) model.ConflictDetail {
 // snapshots mean nothing was written in between.
 type Snapshot map[string][]string
 
-// Snap reads every table of the field at path through a separate
-// read-only connection.
-func Snap(t testing.TB, path string) Snapshot {
+// Snap reads every table of the field name (a file or a PostgreSQL
+// connection string) through a separate connection.
+func Snap(t testing.TB, name string) Snapshot {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if field.IsServer(name) {
+		return snapPostgres(t, name)
+	}
+	db, err := sql.Open("sqlite", "file:"+name+"?mode=ro")
 	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
+		t.Fatalf("open %s: %v", name, err)
 	}
 	defer db.Close()
 	rows, err := db.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
@@ -324,17 +390,99 @@ func dump(t testing.TB, db *sql.DB, table string) []string {
 		if err := rows.Scan(ptrs...); err != nil {
 			t.Fatalf("read %s: %v", table, err)
 		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprintf("%s=%v", cols[i], v)
-		}
-		out = append(out, strings.Join(parts, " "))
+		out = append(out, row(cols, vals))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// snapPostgres reads every table of the field's schema.
+func snapPostgres(t testing.TB, name string) Snapshot {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, name)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", field.Redact(name), err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT table_name FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`)
+	if err != nil {
+		t.Fatalf("list tables: %v", err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatalf("list tables: %v", err)
+	}
+	s := Snapshot{}
+	for _, table := range tables {
+		rows, err := c.Query(ctx, `SELECT * FROM `+pgx.Identifier{table}.Sanitize())
+		if err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		var cols []string
+		for _, fd := range rows.FieldDescriptions() {
+			cols = append(cols, fd.Name)
+		}
+		out := []string{}
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				t.Fatalf("read %s: %v", table, err)
+			}
+			out = append(out, row(cols, vals))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		sort.Strings(out)
+		s[table] = out
+	}
+	return s
+}
+
+func row(cols []string, vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok {
+			v = string(b)
+		}
+		parts[i] = fmt.Sprintf("%s=%v", cols[i], v)
+	}
+	return strings.Join(parts, " ")
+}
+
+// FailInserts makes every insert into table fail with "injected
+// failure", through a trigger written with a separate connection: the
+// next write that reaches that table aborts half way.
+func FailInserts(t testing.TB, f *Field, table string) {
+	t.Helper()
+	ctx := context.Background()
+	if field.IsServer(f.Path) {
+		c, err := pgx.Connect(ctx, f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(ctx)
+		if _, err := c.Exec(ctx, `CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS
+			$$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`); err != nil && !strings.Contains(err.Error(), "already exists") {
+			t.Fatalf("install the failing trigger: %v", err)
+		}
+		if _, err := c.Exec(ctx, `CREATE TRIGGER test_fail_`+table+` BEFORE INSERT ON `+table+
+			` FOR EACH ROW EXECUTE FUNCTION test_fail()`); err != nil {
+			t.Fatalf("install the failing trigger: %v", err)
+		}
+		return
+	}
+	db, err := sql.Open("sqlite", "file:"+f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER test_fail_` + table + ` BEFORE INSERT ON ` + table +
+		` BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
+		t.Fatalf("install the failing trigger: %v", err)
+	}
 }
 
 // Count is how many rows table holds in the snapshot.

@@ -4,12 +4,12 @@ import (
 	"arbiter/model"
 )
 
-const agentCols = `id, role, kind, authority, status, registered_at`
+const agentCols = `id, role, kind, authority, status, registered_at, coalesce(db_role, '')`
 
-func scanAgent(sc interface{ Scan(...any) error }) (model.Agent, error) {
+func scanAgent(sc interface{ Scan(...any) error }, extra ...any) (model.Agent, error) {
 	var a model.Agent
 	var at string
-	err := sc.Scan(&a.ID, &a.Role, &a.Kind, &a.Authority, &a.Status, &at)
+	err := sc.Scan(append([]any{&a.ID, &a.Role, &a.Kind, &a.Authority, &a.Status, &at, &a.DBRole}, extra...)...)
 	a.RegisteredAt = parseTime(at)
 	return a, err
 }
@@ -20,12 +20,17 @@ func (t *Tx) Agent(id string) (model.Agent, error) {
 	return a, notFound(err)
 }
 
-// InsertAgent registers a.
+// InsertAgent registers a. Its database role is stored and shown, not
+// enforced: a SQLite file has no roles.
 func (t *Tx) InsertAgent(a model.Agent, epoch int64) error {
-	_, err := t.exec(`INSERT INTO agents (`+agentCols+`, epoch) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.Role, string(a.Kind), a.Authority, string(a.Status), fmtTime(a.RegisteredAt), epoch)
+	_, err := t.exec(`INSERT INTO agents (id, role, kind, authority, status, registered_at, db_role, epoch)
+		VALUES (?, ?, ?, ?, ?, ?, nullif(?, ''), ?)`,
+		a.ID, a.Role, string(a.Kind), a.Authority, string(a.Status), fmtTime(a.RegisteredAt), a.DBRole, epoch)
 	return err
 }
+
+// ActAs notes nothing: whoever can write a SQLite file may act as anyone.
+func (t *Tx) ActAs(string) error { return nil }
 
 // Agents lists every registered agent by id.
 func (t *Tx) Agents() ([]model.Agent, error) {

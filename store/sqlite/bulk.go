@@ -32,8 +32,8 @@ func (t *Tx) Bulk() (store.Bulk, error) {
 		{&b.conflicts, insertConflictSQL},
 		{&b.decisions, setConflictSQL},
 		{&b.ballots, putBallotSQL},
-		{&b.notifications, insertNotificationSQL},
-		{&b.events, insertEventSQL},
+		{&b.notifications, bulkNotificationSQL},
+		{&b.events, bulkEventSQL},
 	} {
 		s, err := t.tx.PrepareContext(t.ctx, p.sql)
 		if err != nil {
@@ -99,14 +99,31 @@ func (b *Bulk) Ballot(v model.Ballot) error {
 	return err
 }
 
-// Notification puts n in its agent's outbox.
+// Notification puts n in its agent's outbox, with id n.ID if it is set
+// (the next id otherwise).
 func (b *Bulk) Notification(n model.Notification) error {
-	_, err := b.notifications.ExecContext(b.ctx, notificationArgs(n)...)
+	_, err := b.notifications.ExecContext(b.ctx, append([]any{idOrNull(n.ID)}, notificationArgs(n)...)...)
 	return err
 }
 
-// Event appends e to the log.
+// Event appends e to the log, with id e.ID if it is set.
 func (b *Bulk) Event(e model.Event) error {
-	_, err := b.events.ExecContext(b.ctx, eventArgs(e)...)
+	_, err := b.events.ExecContext(b.ctx, append([]any{idOrNull(e.ID)}, eventArgs(e)...)...)
 	return err
+}
+
+// bulkNotificationSQL and bulkEventSQL write a row with its id, or with
+// the next one (an INTEGER PRIMARY KEY given NULL).
+const (
+	bulkNotificationSQL = `INSERT INTO notifications (id, agent_id, event, epoch, relevance_score, summary, unit_id,
+	conflict_id, requires_action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	bulkEventSQL = `INSERT INTO events (id, epoch, operation, agent_id, conflict_id, unit_id, payload, at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
+func idOrNull(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
 }

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -52,6 +53,16 @@ func translate(op string, err error) error {
 			"the field could not be read or written: %v", err)
 	}
 	return err
+}
+
+// busy is the refusal of a write that waited its busy timeout for the
+// writers ahead of it (queue.go), or ctx's error.
+func busy(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return model.Errorf(op, model.CodeFieldBusy, "try again in a moment",
+		"other writers kept the field busy for longer than the busy timeout")
 }
 
 // classifyOpen explains a failure while opening a field.

@@ -24,10 +24,12 @@ import (
 const lockPoll = time.Millisecond
 
 // beginWrite begins a write transaction (BEGIN IMMEDIATE) on a connection
-// of its own, polling for the write lock every lockPoll until the
-// connection's busy timeout has passed. The connection goes back to the
-// pool, with its busy timeout as it was, when conn is closed.
-func (s *Store) beginWrite(ctx context.Context) (*sql.Conn, *sql.Tx, error) {
+// of its own, polling for the write lock every lockPoll until deadline
+// (the write's busy timeout). The connection goes back to the pool, with
+// its busy timeout as it was, when conn is closed. Writes of arbiter's
+// own reach it in turn (queue.go): mostly the lock is free at once, and
+// the polling waits out writers that do not queue.
+func (s *Store) beginWrite(ctx context.Context, deadline time.Time) (*sql.Conn, *sql.Tx, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -42,7 +44,6 @@ func (s *Store) beginWrite(ctx context.Context) (*sql.Conn, *sql.Tx, error) {
 		conn.Close()
 		return nil, nil, err
 	}
-	deadline := time.Now().Add(time.Duration(ms) * time.Millisecond)
 	for {
 		tx, err := conn.BeginTx(ctx, nil)
 		if err == nil {

@@ -32,6 +32,8 @@ type Store struct {
 	watch    *sql.Conn
 	ckpt     *checkpointer
 	stmts    stmts
+	queue    *writeQueue // nil: writers poll for SQLite's lock alone
+	busy     time.Duration
 	path     string
 	readOnly bool
 	opt      Options
@@ -122,6 +124,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 func (s *Store) Close() error {
 	s.stopCheckpointer()
 	s.closeStmts()
+	s.queue.close()
 	if s.watch != nil {
 		s.watch.Close()
 	}
@@ -133,6 +136,7 @@ func (s *Store) connect(opt Options) error {
 	if busy <= 0 {
 		busy = DefaultBusyTimeout
 	}
+	s.busy = busy
 	q := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busy.Milliseconds())
 	if s.readOnly {
 		q += "&mode=ro"
@@ -162,6 +166,7 @@ func (s *Store) connect(opt Options) error {
 	s.watch = conn
 	if !s.readOnly {
 		s.startCheckpointer()
+		s.queue = openQueue(s.path)
 	}
 	return nil
 }

@@ -289,6 +289,12 @@ DROP INDEX conflicts_review;
 CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, id, owner, deadline, remind_at, agent_a, agent_b, (` + queueRow + `))
 	WHERE status IN ('escalated', 'pending_vote');
 `,
+	// 5: the database role bound to each agent (register --db-role). A
+	// SQLite file stores and shows it; whoever can write the file may
+	// act as anyone, so nothing here enforces it (PostgreSQL does).
+	`
+ALTER TABLE agents ADD COLUMN db_role TEXT;
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

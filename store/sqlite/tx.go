@@ -34,11 +34,19 @@ func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
 
 func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error) (err error) {
 	var sqlTx *sql.Tx
+	var line *turn
 	if readOnly {
 		sqlTx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	} else {
+		// Take turns with the other writers (queue.go), then take
+		// SQLite's lock (lockwait.go), both within the busy timeout.
+		deadline := time.Now().Add(s.busy)
+		if line, err = s.queue.wait(ctx, deadline); err != nil {
+			return busy("BEGIN", err)
+		}
+		defer line.release()
 		var conn *sql.Conn
-		conn, sqlTx, err = s.beginWrite(ctx) // see lockwait.go
+		conn, sqlTx, err = s.beginWrite(ctx, deadline)
 		if conn != nil {
 			defer conn.Close()
 		}
@@ -54,9 +62,12 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 	}()
 	if err := fn(&Tx{ctx: ctx, tx: sqlTx, s: s}); err != nil {
 		sqlTx.Rollback()
+		line.release()
 		return translate("WRITE", err)
 	}
-	if err := sqlTx.Commit(); err != nil {
+	err = sqlTx.Commit()
+	line.release() // the next writer's turn, while this one tidies up
+	if err != nil {
 		return translate("COMMIT", err)
 	}
 	if !readOnly {

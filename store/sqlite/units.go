@@ -12,14 +12,14 @@ const unitCols = `id, mode, type, content, intent_purpose, intent_task_id, inten
 	confidence_score, confidence_reasoning, confidence_evidence, confidence_assumptions,
 	agent_id, agent_role, session_id, recorded_at, status, epoch`
 
-func scanUnit(sc interface{ Scan(...any) error }) (model.Unit, error) {
+func scanUnit(sc interface{ Scan(...any) error }, extra ...any) (model.Unit, error) {
 	var u model.Unit
 	var task, question, session sql.NullString
 	var score sql.NullFloat64
 	var evidence, assumptions, at string
-	err := sc.Scan(&u.ID, &u.Mode, &u.Type, &u.Content, &u.Intent.Purpose, &task, &question,
+	err := sc.Scan(append([]any{&u.ID, &u.Mode, &u.Type, &u.Content, &u.Intent.Purpose, &task, &question,
 		&score, &u.Confidence.Reasoning, &evidence, &assumptions,
-		&u.Source.AgentID, &u.Source.AgentRole, &session, &at, &u.Status, &u.Epoch)
+		&u.Source.AgentID, &u.Source.AgentRole, &session, &at, &u.Status, &u.Epoch}, extra...)...)
 	if err != nil {
 		return u, err
 	}

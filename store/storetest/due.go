@@ -1,4 +1,4 @@
-package sqlite_test
+package storetest
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 // A route's reminder and deadline come out of DueConflicts when their
 // time comes, until what they ask for is done; counting a reminder keeps
 // the conflict's version.
-func TestDueConflictsFollowTheRoutesClock(t *testing.T) {
-	st := newStore(t)
+func testDue(t *testing.T, e Engine) {
+	st, _ := field(t, e)
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	deadline := t0.Add(10 * time.Hour)
 	var id string

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"arbiter/model"
+)
+
+// Copy writes the whole of from into to, which must be empty, whichever
+// engines keep them: the policy, agents (with the epochs they registered
+// at and their database roles), units with their relations, conflicts,
+// ballots, notifications and events, each with its id and sequence
+// number, and the clock. It reads from in one read transaction and
+// writes to in one write transaction, so a live from is copied as it
+// stood at one moment, and to holds all of it or nothing.
+//
+// It refuses a to that holds anything already: an agent, a unit, a
+// conflict, an event or a clock past zero. It returns the digest of the
+// copy (Digest), read back from to after the commit; it fails if that
+// differs from the digest of what it read from from.
+func Copy(ctx context.Context, from, to Field) (Summary, error) {
+	var want Summary
+	err := from.Read(ctx, func(src Tx) error {
+		if err := to.Write(ctx, func(dst Tx) error { return copyInto(src, dst) }); err != nil {
+			return err
+		}
+		var err error
+		want, err = Digest(src)
+		return err
+	})
+	if err != nil {
+		return want, err
+	}
+	var got Summary
+	if err := to.Read(ctx, func(tx Tx) (err error) { got, err = Digest(tx); return err }); err != nil {
+		return got, err
+	}
+	if got != want {
+		return got, fmt.Errorf("the copy differs from its source: the source holds %v; the copy %v", want, got)
+	}
+	return got, nil
+}
+
+// ErrNotEmpty is Copy's refusal of a destination that holds a field
+// already.
+var ErrNotEmpty = fmt.Errorf("the destination is not empty")
+
+func copyInto(src, dst Tx) error {
+	if err := refuseNonEmpty(dst); err != nil {
+		return err
+	}
+	p, err := src.Policy()
+	if err != nil {
+		return err
+	}
+	if err := dst.SetPolicy(p); err != nil {
+		return err
+	}
+	if err := src.EachAgent(func(a model.Agent, epoch int64) error { return dst.InsertAgent(a, epoch) }); err != nil {
+		return err
+	}
+	b, err := dst.Bulk()
+	if err != nil {
+		return err
+	}
+	steps := []func() error{
+		func() error { return src.EachUnit(b.Unit) },
+		func() error { return src.EachStoredConflict(b.Conflict) },
+		func() error { return src.EachBallot(b.Ballot) },
+		func() error { return src.EachNotification(b.Notification) },
+		func() error { return src.EachEvent(b.Event) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			b.Close()
+			return err
+		}
+	}
+	if err := b.Close(); err != nil {
+		return err
+	}
+	epoch, err := src.Epoch()
+	if err != nil || epoch == 0 {
+		return err
+	}
+	got, err := dst.Witness(epoch - 1)
+	if err == nil && got != epoch {
+		err = fmt.Errorf("the copy's clock stands at %d, not %d", got, epoch)
+	}
+	return err
+}
+
+// refuseNonEmpty returns ErrNotEmpty, saying what tx holds, unless it
+// holds nothing but a policy.
+func refuseNonEmpty(tx Tx) error {
+	epoch, err := tx.Epoch()
+	if err != nil {
+		return err
+	}
+	agents, err := tx.Agents()
+	if err != nil {
+		return err
+	}
+	units, err := tx.CountUnits()
+	if err != nil {
+		return err
+	}
+	counts, err := tx.CountConflicts()
+	if err != nil {
+		return err
+	}
+	conflicts := 0
+	for _, n := range counts {
+		conflicts += n
+	}
+	events := 0
+	err = tx.EachEvent(func(model.Event) error {
+		events++
+		return errStop
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if epoch != 0 || len(agents) > 0 || units > 0 || conflicts > 0 || events > 0 {
+		return fmt.Errorf("%w: it holds %d agents, %d units, %d conflicts and its clock is at %d; copy into a new field",
+			ErrNotEmpty, len(agents), units, conflicts, epoch)
+	}
+	return nil
+}
+
+var errStop = fmt.Errorf("stop")

@@ -1,0 +1,113 @@
+package postgres
+
+import (
+	"encoding/json"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// The errors every engine returns.
+var (
+	ErrNotFound = store.ErrNotFound
+	ErrStale    = store.ErrStale
+)
+
+// Whole-field reads, for copies and their digest (store.Digest): each
+// table in the order the field keeps it.
+
+// EachAgent yields every agent by id with the epoch it registered at.
+func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
+	rows, err := t.query(`SELECT ` + agentCols + `, epoch FROM agents ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var epoch int64
+		a, err := scanAgent(rows, &epoch)
+		if err != nil {
+			return err
+		}
+		if err := fn(a, epoch); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// EachUnit yields every unit by sequence number, with its relations.
+func (t *Tx) EachUnit(fn func(int64, model.Unit) error) error {
+	rows, err := t.query(`SELECT ` + unitCols + `, seq, ` + relationsAgg + ` FROM units ORDER BY seq`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int64
+		var rels *string
+		u, err := scanUnit(rows, &seq, &rels)
+		if err != nil {
+			return err
+		}
+		if u.Relations, err = relationsOf(rels); err != nil {
+			return err
+		}
+		if err := fn(seq, u); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// relationsOf reads relations aggregated as [[type, target, description], …].
+func relationsOf(agg *string) ([]model.Relation, error) {
+	out := []model.Relation{}
+	if agg == nil {
+		return out, nil
+	}
+	var rows [][3]string
+	if err := json.Unmarshal([]byte(*agg), &rows); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out = append(out, model.Relation{Type: model.RelationType(r[0]), TargetID: r[1], Description: r[2]})
+	}
+	return out, nil
+}
+
+// EachStoredConflict yields every conflict by sequence number.
+func (t *Tx) EachStoredConflict(fn func(int64, model.Conflict) error) error {
+	rows, err := t.query(`SELECT ` + conflictCols + `, c.seq FROM conflicts c ORDER BY c.seq`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int64
+		c, err := scanConflict(rows, &seq)
+		if err != nil {
+			return err
+		}
+		if err := fn(seq, c); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// EachBallot yields every ballot by conflict id, then voter id.
+func (t *Tx) EachBallot(fn func(model.Ballot) error) error {
+	return t.eachBallot(`SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
+		FROM votes ORDER BY conflict_id, voter_id`, nil, fn)
+}
+
+// EachNotification yields every notification by id.
+func (t *Tx) EachNotification(fn func(model.Notification) error) error {
+	return t.eachNotification(`ORDER BY id`, nil, fn)
+}
+
+// EachEvent yields every event by id.
+func (t *Tx) EachEvent(fn func(model.Event) error) error {
+	return t.eachEvent(`SELECT `+eventCols+` FROM events ORDER BY id`, nil, fn)
+}

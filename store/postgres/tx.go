@@ -1,0 +1,443 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"arbiter/store"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// How a write holds what it reads, and why.
+//
+// A write transaction runs at READ COMMITTED and takes row locks, not
+// SERIALIZABLE with retries. Every write ticks the Lamport clock, one row
+// that every writer updates: under SERIALIZABLE, any two writes that
+// overlap in time would conflict on it and all but one fail, so writers
+// would retry each other to a standstill. Row locks give the SQLite
+// engine's semantics with two points of serialisation instead of one
+// lock on the whole field:
+//
+//   - Until it holds the clock, a write reads each conflict and unit it
+//     looks up with SELECT … FOR NO KEY UPDATE: no other write can change
+//     them until it commits, so the decision it takes on them stays true
+//     (two deciders of one conflict: the second waits, then reads the
+//     conflict the first wrote, and is refused). Writes about other
+//     conflicts and units go on at the same time.
+//   - Tick (or Witness) updates the clock row, which it then holds until
+//     commit: epochs, notification and event ids are given in commit
+//     order, so "epoch > last seen" and "id > last seen" never skip a
+//     commit. Once a write holds the clock no other write can commit, so
+//     it reads without locks; the rows it writes after the tick are the
+//     ones only one writer at a time writes (the counts per status).
+//     Review reads first and ticks last, so the clock is held only for
+//     a decision's writes and its commit.
+//   - Creating an id from the largest sequence number, and any write
+//     before a tick, take the clock first.
+//
+// A lock is waited for up to the busy timeout (lock_timeout), then the
+// write fails with FIELD_BUSY. A deadlock (two writes locking the same
+// units in opposite orders) or a serialization failure (a foreign
+// program's SERIALIZABLE transaction) is retried, up to maxAttempts
+// times, then FIELD_BUSY too. Reads run in REPEATABLE READ READ ONLY
+// transactions: one snapshot, no locks, never refused.
+const maxAttempts = 4
+
+// Tx is one transaction on the field.
+type Tx struct {
+	ctx   context.Context
+	conn  *pgx.Conn
+	s     *Store
+	write bool
+	// clock is whether the transaction holds the clock row.
+	clock bool
+	// actor is the agent ActAs named; sent is whether the server knows.
+	actor string
+	sent  bool
+	// begun is whether BEGIN was sent: it goes with the transaction's
+	// first statement, in one round trip (send).
+	begun bool
+	// pending are the writes waiting to go with the next statement.
+	pending []deferred
+	// locked are the conflicts whose rows the transaction locked, and
+	// the version each is at now.
+	locked map[string]int64
+	// The next sequence numbers and ids this transaction gives, known
+	// once it holds the clock (0: not yet).
+	nextUnit, nextConflict, nextNote, nextEvent int64
+}
+
+// Write runs fn in a write transaction (see above); fn's error rolls it
+// back.
+func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
+	if s.readOnly {
+		return store.ReadOnlyError(s.opt, "")
+	}
+	return s.run(ctx, true, fn)
+}
+
+// Read runs fn in a read transaction: one consistent snapshot.
+func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
+	return s.run(ctx, false, fn)
+}
+
+func (s *Store) run(ctx context.Context, write bool, fn func(store.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.attempt(ctx, write, fn)
+		if err == nil {
+			return nil
+		}
+		if retryable(err) && attempt < maxAttempts && ctx.Err() == nil {
+			// A little random wait, growing, so that the two sides of a
+			// deadlock do not meet again at once.
+			wait := time.Duration(attempt) * (5*time.Millisecond + rand.N(10*time.Millisecond))
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+			continue
+		}
+		return s.translate("WRITE", err)
+	}
+}
+
+func (s *Store) attempt(ctx context.Context, write bool, fn func(store.Tx) error) (err error) {
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer pc.Release()
+	conn := pc.Conn()
+	t := &Tx{ctx: ctx, conn: conn, s: s, write: write}
+	done := false
+	defer func() {
+		if !done && t.begun {
+			rollback(pc, ctx)
+		}
+	}()
+	if err := fn(t); err != nil {
+		return err
+	}
+	done = true
+	return t.commit()
+}
+
+// rollback ends a failed transaction; a connection that cannot is not
+// given back to the pool.
+func rollback(pc *pgxpool.Conn, ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, err := pc.Conn().Exec(ctx, "ROLLBACK"); err != nil {
+		pc.Conn().Close(ctx)
+	}
+}
+
+// retryable reports whether a failed transaction may be run again: a
+// deadlock, a serialization failure, or a connection that failed before
+// anything was sent (a server restarted under a pooled connection).
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "40P01" || pe.Code == "40001"
+	}
+	return pgconn.SafeToRetry(err)
+}
+
+// The statements of a transaction, and round trips.
+//
+// A decision is some twenty statements, and every round trip to the
+// server while the transaction holds the clock holds up every other
+// writer: on a server across a network, the clock's round trips bound
+// how many decisions the whole team makes a second. So a statement goes
+// out together with what needs no answer of its own in one round trip
+// (a pipeline, pgx's batch): BEGIN and the acting agent with the first
+// statement; and, once the transaction holds the clock, the writes whose
+// outcome is known in advance — a unit's new status, a ballot, a
+// notification or event (whose id the transaction gives: it holds the
+// clock, so no one else does), a conflict whose row it locked at the
+// version it updates — wait for the next statement that needs an answer,
+// or for COMMIT. A deferred write's failure is reported by the call that
+// sent it, and fails the transaction as it would have at once.
+
+// deferred is a statement sent with the next one; check reads its
+// result.
+type deferred struct {
+	sql   string
+	args  []any
+	check func(pgx.BatchResults) error
+}
+
+// later defers a statement (see above).
+func (t *Tx) later(sql string, args []any, check func(pgx.BatchResults) error) {
+	if check == nil {
+		check = func(br pgx.BatchResults) error { _, err := br.Exec(); return err }
+	}
+	t.pending = append(t.pending, deferred{sql, args, check})
+}
+
+// send sends what is waiting — BEGIN, the acting agent, deferred writes
+// — with sql (if not ""), and returns the batch to read sql's results
+// from; nil when nothing was waiting, for the caller to send sql alone.
+func (t *Tx) send(sql string, args []any) (pgx.BatchResults, error) {
+	actor := t.write && t.actor != "" && !t.sent
+	if t.begun && !actor && len(t.pending) == 0 {
+		return nil, nil
+	}
+	b := &pgx.Batch{}
+	var checks []func(pgx.BatchResults) error
+	if !t.begun {
+		t.begun = true
+		if t.write {
+			b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE")
+		} else {
+			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+		}
+		checks = append(checks, nil)
+	}
+	if actor {
+		b.Queue(`SELECT set_config('arbiter.agent', $1, true)`, t.actor)
+		checks = append(checks, nil)
+		t.sent = true
+	}
+	for _, d := range t.pending {
+		b.Queue(d.sql, d.args...)
+		checks = append(checks, d.check)
+	}
+	t.pending = nil
+	if sql != "" {
+		b.Queue(sql, args...)
+	}
+	br := t.conn.SendBatch(t.ctx, b)
+	for _, check := range checks {
+		var err error
+		if check == nil {
+			_, err = br.Exec()
+		} else {
+			err = check(br)
+		}
+		if err != nil {
+			br.Close()
+			return nil, err
+		}
+	}
+	return br, nil
+}
+
+// flush sends what is waiting, on its own.
+func (t *Tx) flush() error {
+	br, err := t.send("", nil)
+	if err != nil || br == nil {
+		return err
+	}
+	return br.Close()
+}
+
+func (t *Tx) exec(sql string, args ...any) (pgconn.CommandTag, error) {
+	br, err := t.send(sql, args)
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	if br == nil {
+		return t.conn.Exec(t.ctx, sql, args...)
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return tag, err
+}
+
+func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
+	br, err := t.send(sql, args)
+	if err != nil {
+		return nil, err
+	}
+	if br == nil {
+		return t.conn.Query(t.ctx, sql, args...)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return batchRows{Rows: rows, br: br}, nil
+}
+
+func (t *Tx) row(sql string, args ...any) pgx.Row {
+	rows, err := t.query(sql, args...)
+	if err != nil {
+		return errRow{err}
+	}
+	return firstRow{rows}
+}
+
+// commit sends what is waiting with COMMIT, in one round trip.
+func (t *Tx) commit() error {
+	if !t.begun && len(t.pending) == 0 {
+		return nil // the transaction asked nothing of the server
+	}
+	tag, err := t.exec("COMMIT")
+	if err != nil {
+		return err
+	}
+	if tag.String() != "COMMIT" {
+		return errors.New("the transaction was rolled back by the server")
+	}
+	return nil
+}
+
+// batchRows are the rows of a batch's last statement: closing them
+// closes the batch.
+type batchRows struct {
+	pgx.Rows
+	br pgx.BatchResults
+}
+
+func (r batchRows) Close() {
+	r.Rows.Close()
+	r.br.Close()
+}
+
+// firstRow is QueryRow over rows: the first row, ErrNoRows if none.
+type firstRow struct{ rows pgx.Rows }
+
+func (r firstRow) Scan(dest ...any) error {
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return pgx.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	r.rows.Close()
+	return r.rows.Err()
+}
+
+// errRow is a row that could not be asked for.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+// ActAs names the agent the transaction acts for: the field checks, at
+// each statement that writes, that the session's role may act as it.
+func (t *Tx) ActAs(agentID string) error {
+	if t.actor != agentID {
+		t.actor, t.sent = agentID, false
+	}
+	return nil
+}
+
+// holdClock takes the clock row, if the transaction does not hold it
+// yet: from then on no other write commits before this one. (An update
+// that leaves the epoch as it is: RETURNING is computed once the row is
+// locked, which a SELECT … FOR UPDATE's list is not.)
+func (t *Tx) holdClock() error {
+	if !t.write || t.clock {
+		return nil
+	}
+	var e int64
+	return t.clockRow(`UPDATE clock SET epoch = epoch WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
+}
+
+// clockRow runs a statement that takes the clock and returns its epoch
+// and next_ids(): the largest sequence numbers and ids, read after the
+// clock was taken, from which the transaction gives the next ones.
+func (t *Tx) clockRow(sql string, args []any, epoch *int64) error {
+	var ids []int64
+	if err := t.row(sql, args...).Scan(epoch, &ids); err != nil {
+		return err
+	}
+	if len(ids) != 4 {
+		return fmt.Errorf("next_ids gave %d numbers, not 4", len(ids))
+	}
+	t.clock = true
+	t.nextUnit, t.nextConflict, t.nextNote, t.nextEvent = ids[0]+1, ids[1]+1, ids[2]+1, ids[3]+1
+	return nil
+}
+
+// lock is the locking clause of a write's lookup of one row, while it
+// does not hold the clock (see the comment at the top).
+func (t *Tx) lock() string {
+	if t.write && !t.clock {
+		return ` FOR NO KEY UPDATE`
+	}
+	return ``
+}
+
+// Epoch is the field's Lamport clock now.
+func (t *Tx) Epoch() (int64, error) {
+	var e int64
+	err := t.row(`SELECT epoch FROM clock WHERE id = 1`).Scan(&e)
+	return e, err
+}
+
+// Tick advances the clock by one and returns the new epoch; the
+// transaction holds the clock until it ends.
+func (t *Tx) Tick() (int64, error) {
+	var e int64
+	if t.clock {
+		err := t.row(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`).Scan(&e)
+		return e, err
+	}
+	err := t.clockRow(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
+	return e, err
+}
+
+// Witness applies the Lamport receive rule: the clock becomes
+// max(local, received) + 1.
+func (t *Tx) Witness(received int64) (int64, error) {
+	var e int64
+	if t.clock {
+		err := t.row(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch`, received).Scan(&e)
+		return e, err
+	}
+	err := t.clockRow(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch, next_ids()`, []any{received}, &e)
+	return e, err
+}
+
+// nextSeq gives the next sequence number of units or conflicts; the
+// transaction holds the clock, so no other write takes the same.
+func (t *Tx) nextSeq(table string) (int64, error) {
+	if err := t.holdClock(); err != nil {
+		return 0, err
+	}
+	next := &t.nextUnit
+	if table == "conflicts" {
+		next = &t.nextConflict
+	}
+	seq := *next
+	*next = seq + 1
+	return seq, nil
+}
+
+// nextID gives the next id of notifications or events.
+func (t *Tx) nextID(table string) (int64, error) {
+	if err := t.holdClock(); err != nil {
+		return 0, err
+	}
+	next := &t.nextNote
+	if table == "events" {
+		next = &t.nextEvent
+	}
+	id := *next
+	*next = id + 1
+	return id, nil
+}
+
+func notFound(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+func formatID(prefix string, seq int64) string { return fmt.Sprintf("%s-%03d", prefix, seq) }
