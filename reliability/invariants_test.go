@@ -22,7 +22,7 @@ type fieldFacts struct {
 	// timeouts and reminders count, per conflict, the events a fallback
 	// and a reminder logged.
 	timeouts, reminders map[string]int
-	epoch                    int64
+	epoch               int64
 }
 
 func (f fieldFacts) String() string {
