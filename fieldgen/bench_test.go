@@ -12,7 +12,6 @@ package fieldgen_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -27,25 +26,7 @@ import (
 
 // benchFields are the fields the decisions are measured on.
 func benchFields(b *testing.B, run func(b *testing.B, svc *review.Service)) {
-	b.Run("10k", func(b *testing.B) {
-		path := filepath.Join(b.TempDir(), "field.db")
-		if _, err := fieldgen.Build(context.Background(), path,
-			fieldgen.Options{Units: 10_000, Conflicts: 4_000, Open: 3_000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-		run(b, service(b, path))
-	})
-	b.Run("1M", func(b *testing.B) {
-		src := os.Getenv("ARBITER_BENCH_FIELD")
-		if src == "" {
-			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
-		}
-		path := filepath.Join(b.TempDir(), "field.db")
-		if err := benchmetrics.CopyFile(src, path); err != nil {
-			b.Fatal(err)
-		}
-		run(b, service(b, path))
-	})
+	benchmetrics.Fields(b, func(b *testing.B, path string) { run(b, service(b, path)) })
 	b.Run("1M-postgres", func(b *testing.B) {
 		// A field on a server is not copied: the benchmark decides on it
 		// (1,000 merges take 1,000 of its 5,000 escalated conflicts).

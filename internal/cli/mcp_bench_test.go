@@ -2,14 +2,11 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"arbiter/field"
-	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
@@ -58,23 +55,5 @@ func BenchmarkMCPConflictOverStdio(b *testing.B) {
 		}
 		benchmetrics.Percentiles(b, times)
 	}
-	b.Run("10k", func(b *testing.B) {
-		db := filepath.Join(b.TempDir(), "field.db")
-		if _, err := fieldgen.Build(context.Background(), db,
-			fieldgen.Options{Units: 10_000, Conflicts: 4_000, Open: 3_000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-		run(b, db)
-	})
-	b.Run("1M", func(b *testing.B) {
-		src := os.Getenv("ARBITER_BENCH_FIELD")
-		if src == "" {
-			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
-		}
-		db := filepath.Join(b.TempDir(), "field.db")
-		if err := benchmetrics.CopyFile(src, db); err != nil {
-			b.Fatal(err)
-		}
-		run(b, db)
-	})
+	benchmetrics.Fields(b, run)
 }

@@ -12,13 +12,10 @@ package mcpserver_test
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"arbiter/field"
-	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
@@ -32,30 +29,6 @@ import (
 // benchAgent is the agent served: a researcher who records much, so her
 // inbox is among the longest.
 const benchAgent = "res-iris"
-
-// benchFields runs a benchmark on a field built with 10k units and on a
-// copy of the 1M field.
-func benchFields(b *testing.B, run func(b *testing.B, path string)) {
-	b.Run("10k", func(b *testing.B) {
-		path := filepath.Join(b.TempDir(), "field.db")
-		if _, err := fieldgen.Build(context.Background(), path,
-			fieldgen.Options{Units: 10_000, Conflicts: 4_000, Open: 3_000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-		run(b, path)
-	})
-	b.Run("1M", func(b *testing.B) {
-		src := os.Getenv("ARBITER_BENCH_FIELD")
-		if src == "" {
-			b.Skip("set ARBITER_BENCH_FIELD to a field built by `arbiter gen` (scripts/perf.sh does)")
-		}
-		path := filepath.Join(b.TempDir(), "field.db")
-		if err := benchmetrics.CopyFile(src, path); err != nil {
-			b.Fatal(err)
-		}
-		run(b, path)
-	})
-}
 
 // writer is another connection to the field: another process's rules.
 func writer(b *testing.B, path string) *review.Service {
@@ -75,7 +48,7 @@ func writer(b *testing.B, path string) *review.Service {
 // schema by the server, on a different open conflict each time. "direct"
 // is review.Service.Detail alone, for the cost of the protocol around it.
 func BenchmarkConflictTool(b *testing.B) {
-	benchFields(b, func(b *testing.B, path string) {
+	benchmetrics.Fields(b, func(b *testing.B, path string) {
 		ctx := context.Background()
 		svc := writer(b, path)
 		queue, err := svc.List(ctx, model.ListQuery{Statuses: model.ReviewStatuses, Limit: 2000})
@@ -121,7 +94,7 @@ func BenchmarkConflictTool(b *testing.B) {
 // default the served agent's open conflicts, then the review queue, 50
 // rows.
 func BenchmarkConflictsTool(b *testing.B) {
-	benchFields(b, func(b *testing.B, path string) {
+	benchmetrics.Fields(b, func(b *testing.B, path string) {
 		ctx := context.Background()
 		c := mcptest.Serve(b, path, benchAgent, mcptest.Options{})
 		var times []time.Duration
@@ -147,7 +120,7 @@ func BenchmarkConflictsTool(b *testing.B) {
 // agent and reading her inbox to its end.
 func BenchmarkInboxNotification(b *testing.B) {
 	const poll = 100 * time.Millisecond
-	benchFields(b, func(b *testing.B, path string) {
+	benchmetrics.Fields(b, func(b *testing.B, path string) {
 		ctx := context.Background()
 		w := writer(b, path)
 		score := 0.7

@@ -5,20 +5,11 @@ package sqlite
 // program) is left out. The walk back to a conflict's common ancestor
 // (review) asks it once per unit it reaches.
 func (t *Tx) Supersedes(id string) ([]string, error) {
-	rows, err := t.query(supersedesSQL, id)
-	if err != nil {
-		return nil, err
+	out, err := t.strings(supersedesSQL, id)
+	if len(out) == 0 {
+		out = nil
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var target string
-		if err := rows.Scan(&target); err != nil {
-			return nil, err
-		}
-		out = append(out, target)
-	}
-	return out, rows.Err()
+	return out, err
 }
 
 // supersedesSQL reads the relations table's primary key (unit_id, type,

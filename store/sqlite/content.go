@@ -129,23 +129,5 @@ func (t *Tx) EachNotification(fn func(model.Notification) error) error {
 
 // EachEvent yields every event by id.
 func (t *Tx) EachEvent(fn func(model.Event) error) error {
-	rows, err := t.query(`SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at FROM events ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e model.Event
-		var conflict, unit sql.NullString
-		var payload, at string
-		if err := rows.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &conflict, &unit, &payload, &at); err != nil {
-			return err
-		}
-		e.ConflictID, e.UnitID, e.At = strPtr(conflict), strPtr(unit), parseTime(at)
-		e.Payload = json.RawMessage(payload)
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return t.eachEvent(`SELECT `+eventCols+` FROM events ORDER BY id`, nil, fn)
 }

@@ -1,8 +1,6 @@
 package sqlite
 
 import (
-	"database/sql"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -48,26 +46,7 @@ func (t *Tx) MessageApplied(conflictID, messageID string) (bool, error) {
 // EachDecision calls fn with every MERGE and VOTE event of the log, oldest
 // first; fn's error stops the walk and is returned.
 func (t *Tx) EachDecision(fn func(model.Event) error) error {
-	rows, err := t.query(`SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at
-		FROM events WHERE operation IN ('MERGE', 'VOTE') ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e model.Event
-		var conflict, unit sql.NullString
-		var payload, at string
-		if err := rows.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &conflict, &unit, &payload, &at); err != nil {
-			return err
-		}
-		e.ConflictID, e.UnitID, e.At = strPtr(conflict), strPtr(unit), parseTime(at)
-		e.Payload = json.RawMessage(payload)
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return t.eachEvent(`SELECT `+eventCols+` FROM events WHERE operation IN ('MERGE', 'VOTE') ORDER BY id`, nil, fn)
 }
 
 // Standings returns the standing of those of ids that are units of the

@@ -127,28 +127,42 @@ func eventArgs(e model.Event) []any {
 
 // EventsOfConflict lists the log entries about a conflict, in order.
 func (t *Tx) EventsOfConflict(conflictID string) ([]model.Event, error) {
-	rows, err := t.query(eventsOfConflictSQL, conflictID)
+	out := []model.Event{}
+	err := t.eachEvent(eventsOfConflictSQL, []any{conflictID},
+		func(e model.Event) error {
+			out = append(out, e)
+			return nil
+		})
+	return out, err
+}
+
+const eventCols = `id, epoch, operation, agent_id, conflict_id, unit_id, payload, at`
+
+const eventsOfConflictSQL = `SELECT ` + eventCols + ` FROM events WHERE conflict_id = ? ORDER BY id`
+
+// eachEvent calls fn with each event a query of eventCols selects; fn's
+// error stops it.
+func (t *Tx) eachEvent(query string, args []any, fn func(model.Event) error) error {
+	rows, err := t.query(query, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	out := []model.Event{}
 	for rows.Next() {
 		var e model.Event
 		var conflict, unit sql.NullString
 		var payload, at string
 		if err := rows.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &conflict, &unit, &payload, &at); err != nil {
-			return nil, err
+			return err
 		}
 		e.ConflictID, e.UnitID, e.At = strPtr(conflict), strPtr(unit), parseTime(at)
 		e.Payload = json.RawMessage(payload)
-		out = append(out, e)
+		if err := fn(e); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
-
-const eventsOfConflictSQL = `SELECT id, epoch, operation, agent_id, conflict_id, unit_id, payload, at
-	FROM events WHERE conflict_id = ? ORDER BY id`
 
 // ClearBallots removes the ballots of a conflict's earlier vote, when a
 // new vote opens on it.
@@ -163,20 +177,15 @@ const clearBallotsSQL = `DELETE FROM votes WHERE conflict_id = ?`
 // It walks the pending votes (a few thousand on a large field), not the
 // voter's every ballot.
 func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
-	rows, err := t.query(votedOnSQL, voter)
+	ids, err := t.strings(votedOnSQL, voter)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 const votedOnSQL = `SELECT c.id FROM conflicts c WHERE c.status = 'pending_vote'

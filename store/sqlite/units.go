@@ -142,7 +142,12 @@ const supportersSQL = `SELECT r.unit_id FROM relations r JOIN units s ON s.id = 
 
 // Supporters lists the live units that support id, oldest first.
 func (t *Tx) Supporters(id string) ([]string, error) {
-	rows, err := t.query(supportersSQL, id)
+	return t.strings(supportersSQL, id)
+}
+
+// strings reads one text column, [] when there is no row.
+func (t *Tx) strings(query string, args ...any) ([]string, error) {
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, err
 	}
