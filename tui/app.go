@@ -224,7 +224,7 @@ func (m *Model) render() string {
 	case m.screen == screenQueue:
 		body = m.queue.view(m.styles, m.keys, m.marks, m.isPending, m.width, bodyH, m.opt.Now())
 	case m.screen == screenConflict:
-		body = m.conflict.view(m.styles, m.keys)
+		body = m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.opt.Now(), answers: m.answersProposal()})
 	case m.screen == screenDecide:
 		pending := ""
 		if m.pending != nil {

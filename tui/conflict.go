@@ -46,11 +46,13 @@ type conflictView struct {
 
 	w, h, innerW, paneH int
 	tabs                bool
+}
 
-	// viewer is who looks, now their clock, and answers whether they may
-	// answer its proposal: the route and proposal lines need them.
-	viewer  string
-	now     func() time.Time
+// onlooker is who looks at a conflict, when, and whether they may answer
+// its proposal: the route and proposal lines say it for them.
+type onlooker struct {
+	id      string
+	now     time.Time
 	answers bool
 }
 
@@ -190,7 +192,6 @@ func (m *Model) open(id string) tea.Cmd {
 	if m.conflict.id != id {
 		m.conflict = newConflictView(id)
 	}
-	m.conflict.viewer, m.conflict.now = m.me.ID, m.opt.Now
 	m.screen = screenConflict
 	m.conflict.layout(m.width, m.bodyHeight())
 	return loadDetail(m.svc, id)
@@ -347,7 +348,6 @@ func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
 		}
 	}
 	v.detail, v.loaded, v.err = msg.detail, true, nil
-	v.answers = m.answersProposal()
 	if f := m.vote; f != nil && f.result == nil && f.detail.Conflict.ID == msg.id {
 		f.detail = msg.detail
 	}
@@ -390,7 +390,7 @@ func (m *Model) conflictHelp() []key.Binding {
 	return append(out, v.viewKeys(k)...)
 }
 
-func (v conflictView) view(st Styles, k keymap.Map) string {
+func (v conflictView) view(st Styles, k keymap.Map, who onlooker) string {
 	if v.err != nil {
 		return st.Error.Render(safetext.Line(plainError(v.err)))
 	}
@@ -398,7 +398,7 @@ func (v conflictView) view(st Styles, k keymap.Map) string {
 		return st.Muted.Render("Reading " + safetext.Line(v.id) + "…")
 	}
 	var b strings.Builder
-	b.WriteString(v.headerView(st, k))
+	b.WriteString(v.headerView(st, k, who))
 	b.WriteByte('\n')
 	if v.three.on {
 		return b.String() + v.threeWayView(st, k)
@@ -424,7 +424,7 @@ func (v conflictView) tabsView(st Styles, k keymap.Map) string {
 	return label(0, "A", st.SideA) + " " + label(1, "B", st.SideB) + st.Muted.Render("  "+keyOf(k.NextPane)+" switches")
 }
 
-func (v conflictView) headerView(st Styles, k keymap.Map) string {
+func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
 	c := v.detail.Conflict
 	w := v.w
 	status := st.Status[string(c.Status)].Render(string(c.Status))
@@ -435,14 +435,10 @@ func (v conflictView) headerView(st Styles, k keymap.Map) string {
 		v.rulesLine(st),
 	}
 	if routed(c) {
-		now := time.Now
-		if v.now != nil {
-			now = v.now
-		}
-		lines = append(lines, routeLine(st, c, v.viewer, now()))
+		lines = append(lines, routeLine(st, c, who.id, who.now))
 	}
 	if proposed(c) {
-		lines = append(lines, proposalLine(st, k, c, v.answers))
+		lines = append(lines, proposalLine(st, k, c, who.answers))
 	}
 	if v.voteShown() {
 		lines = append(lines, voteLines(st, v.detail)...)

@@ -158,6 +158,13 @@ func TestOnlyThoseWhoMayAnswerAreOfferedTheKeys(t *testing.T) {
 	for _, k := range []string{"p", "m", "S"} {
 		s.keys(k)
 		s.waitFor("ops-maya (its owner) decides it, not you.")
+		s.settle() // the key is handled
+		f := s.p.Frame()
+		for _, opened := range []string{"Approve plan-juno's proposal", "Modify plan-juno's proposal", "Send back conflict-008"} {
+			if strings.Contains(f, opened) {
+				t.Errorf("%s opened %q for lead-tomas:\n%s", k, opened, f)
+			}
+		}
 	}
 	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusEscalated {
 		t.Errorf("conflict-008 changed: %s", d.Conflict.Status)
@@ -210,6 +217,10 @@ func TestAReadOnlyScreenDoesNotSweep(t *testing.T) {
 	s := start(t, svc, demo.Operator, 160, 30, func(o *Options) { o.SweepEvery = 20 * time.Millisecond })
 	s.waitFor("▸ conflict-008")
 	time.Sleep(200 * time.Millisecond) // ten sweeps' time
+	// A sweep the store refused would say so on the screen: none was tried.
+	if f := s.p.Frame(); strings.Contains(f, "Sweeping") {
+		t.Errorf("a read-only screen tried to sweep:\n%s", f)
+	}
 	rw := openService(t, path, false)
 	if c := detailOf(t, rw, "conflict-012").Conflict; c.Status != model.StatusEscalated {
 		t.Errorf("a read-only screen executed a fallback: %+v", c)

@@ -76,9 +76,7 @@ cast, else the fallback executes.`,
 			return f.checkRouting()
 		},
 		RunE: a.deskCommand(func(ctx context.Context, cfg config.Config, svc review.Desk, args []string) error {
-			if s, ok := svc.(*review.Service); ok {
-				a.sweepFirst(ctx, s)
-			}
+			a.sweepFirst(ctx, svc)
 			req, err := a.mergeRequest(ctx, svc, args[0], f)
 			if err != nil {
 				return err

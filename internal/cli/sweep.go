@@ -58,15 +58,21 @@ strategy, winner_id, owner, result, notified_agents, epoch}]}.`,
 
 // sweepFirst sweeps the field's deadlines before a command writes, so that
 // a fallback due already is not decided over; quietly, and only on a field
-// that takes writes. A failure is said on stderr and the command goes on.
-func (a *app) sweepFirst(ctx context.Context, svc *review.Service) {
+// that takes writes and has deadlines (another program's file has none). A
+// failure is said on stderr and the command goes on; a session the field
+// takes no sweep from (NOT_PERMITTED) leaves it to others.
+func (a *app) sweepFirst(ctx context.Context, svc review.Desk) {
+	hw, ok := svc.(review.Highway)
+	if !ok {
+		return
+	}
 	if ro, _ := svc.ReadOnly(); ro {
 		return
 	}
 	if _, offline := svc.Offline(); offline {
 		return
 	}
-	if _, err := svc.Sweep(ctx); err != nil && !model.HasCode(err, model.CodeNotPermitted) { // not this session's to sweep
+	if _, err := hw.Sweep(ctx); err != nil && !model.HasCode(err, model.CodeNotPermitted) {
 		fmt.Fprintf(a.stderr, "arbiter: sweeping the field's deadlines first failed (going on): %s\n", clean(err.Error()))
 	}
 }
