@@ -4,7 +4,6 @@ package benchmetrics
 
 import (
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,10 +30,4 @@ func Percentiles(b *testing.B, times []time.Duration) {
 func CPUPerOp(b *testing.B) func() {
 	start := cpuTime()
 	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // Taken says that a decisions file already decides what a message
@@ -38,10 +36,10 @@ func Append(path string, env model.Envelope, seen int64) (int64, error) {
 		return 0, fmt.Errorf("decisions file: %w", err)
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+	if err := lock(f); err != nil {
 		return 0, fmt.Errorf("decisions file %s: lock: %w", path, err)
 	}
-	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	defer unlock(f)
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return 0, fmt.Errorf("decisions file %s: %w", path, err)

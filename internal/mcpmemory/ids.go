@@ -1,7 +1,6 @@
 package mcpmemory
 
 import (
-	"fmt"
 	"strings"
 
 	"arbiter/model"
@@ -69,5 +68,3 @@ func ambiguous(op, id string, ids []string) error {
 	return model.Errorf(op, model.CodeConflictNotFound, "give more characters of each hash",
 		"%q names %d pairs (%s)", id, len(ids), strings.Join(ids, ", "))
 }
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

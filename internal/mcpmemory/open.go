@@ -5,15 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"arbiter/internal/fsperm"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
 
-	"golang.org/x/sys/unix"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -93,7 +92,7 @@ func Open(ctx context.Context, path string, opt Options) (*Desk, error) {
 	if d.asked = opt.ReadOnly; d.asked {
 		d.readOnly = "opened with --read-only"
 	} else {
-		d.readOnly = notWritable(path)
+		d.readOnly = fsperm.NotWritable(path)
 	}
 	busy := opt.BusyTimeout
 	if busy <= 0 {
@@ -204,19 +203,6 @@ func columns(ctx context.Context, q rowQueryer, table string) (map[string]bool, 
 		out[name] = true
 	}
 	return out, rows.Err()
-}
-
-// notWritable says why the file cannot be written ("" if it can): the
-// file, or its directory, where SQLite keeps the -wal and -shm files.
-func notWritable(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 || unix.Access(path, unix.W_OK) != nil {
-		return "the file is not writable"
-	}
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o222 == 0 || unix.Access(dir, unix.W_OK) != nil {
-		return "its directory is not writable"
-	}
-	return ""
 }
 
 // Path is the file.

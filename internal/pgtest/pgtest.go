@@ -29,7 +29,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -239,7 +238,7 @@ func runner(dir string) (func(args ...string) ([]byte, error), error) {
 	return func(args ...string) ([]byte, error) {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = dir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+		runAs(cmd, uid, gid)
 		return cmd.CombinedOutput()
 	}, nil
 }
@@ -255,7 +254,7 @@ func watchdog(dir, bin string) error {
 	}
 	script := fmt.Sprintf("while kill -0 %d 2>/dev/null; do sleep 1; done; %s >/dev/null 2>&1; rm -rf %s", os.Getpid(), stop, dir)
 	cmd := exec.Command("sh", "-c", script)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the cluster's watchdog: %v", err)
 	}

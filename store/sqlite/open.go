@@ -9,14 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"arbiter/internal/fsperm"
 	"arbiter/model"
 	"arbiter/store"
 
-	"golang.org/x/sys/unix"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -64,7 +63,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	s := &Store{path: path, readOnly: opt.ReadOnly, opt: opt}
 	if !s.readOnly {
-		if why := notWritable(path); why != "" {
+		if why := fsperm.NotWritable(path); why != "" {
 			s.readOnly, s.notWritable = true, why
 		}
 	}
@@ -250,25 +249,6 @@ func (s *Store) migrate(ctx context.Context) error {
 		_, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", Version))
 		return err
 	})
-}
-
-// notWritable says why the field cannot be written ("" if it can). The
-// mode bits count too, so a file made read-only is honoured even for root.
-func notWritable(path string) string {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o222 == 0 {
-		return "the file is not writable"
-	}
-	if unix.Access(path, unix.W_OK) != nil {
-		return "the file is not writable"
-	}
-	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o222 == 0 {
-		return "its directory is not writable"
-	}
-	if unix.Access(dir, unix.W_OK) != nil {
-		return "its directory is not writable"
-	}
-	return ""
 }
 
 // escapePath makes a file path safe inside a SQLite URI.

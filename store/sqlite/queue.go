@@ -1,3 +1,5 @@
+//go:build unix
+
 package sqlite
 
 import (
@@ -22,8 +24,10 @@ import (
 //
 // So writes take turns in arrival order first, whatever process they are
 // in: a ticket lock in a small file every process maps into memory. A
-// write takes the next ticket, sleeps (on a futex in the mapping) until
-// the ticket being served is its own, asks SQLite for the write lock as
+// write takes the next ticket, sleeps until the ticket being served is
+// its own (on Linux on a futex in the mapping, woken at once; on other
+// Unix systems in short naps, looking at the mapping between them:
+// queue_futex_linux.go, queue_nap.go), asks SQLite for the write lock as
 // before, and serves the next ticket — waking its writer — once it has
 // committed or rolled back. The line only orders the
 // writers; SQLite's lock still keeps them apart, so a program that does
@@ -40,6 +44,9 @@ import (
 //     wait for a process the scheduler has not run yet);
 //   - a write that gives up waiting (its busy timeout) leaves its ticket
 //     marked abandoned, and is skipped when its turn comes.
+//
+// Windows has no line (queue_windows.go): its writers poll for SQLite's
+// lock alone, as every writer did before the line existed.
 //
 // The file lives in the system's temporary directory, named after the
 // field file's device and inode (every path of the field shares it), so
@@ -131,8 +138,8 @@ func (q *writeQueue) claimed(t uint64) *uint32 {
 	return (*uint32)(unsafe.Pointer(&q.mem[64+int(t%queueSlots)*queueSlot+20]))
 }
 
-// bell is the word the write holding ticket t sleeps on (a futex shared
-// by every process that maps the line), rung when its turn comes.
+// bell is the word the write holding ticket t sleeps on (shared by every
+// process that maps the line), rung when its turn comes.
 func (q *writeQueue) bell(t uint64) *uint32 {
 	return (*uint32)(unsafe.Pointer(&q.mem[64+int(t%queueSlots)*queueSlot+16]))
 }
@@ -143,23 +150,9 @@ func (q *writeQueue) advance(from uint64) {
 	if atomic.CompareAndSwapUint64(q.serving(), from, from+1) {
 		b := q.bell(from + 1)
 		atomic.AddUint32(b, 1)
-		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(b)), futexWake, 1<<30, 0, 0, 0)
+		ring(b)
 	}
 }
-
-// sleep waits until ticket t's bell rings (its value is no longer rung)
-// or for at most d.
-func (q *writeQueue) sleep(t uint64, rung uint32, d time.Duration) {
-	ts := unix.NsecToTimespec(d.Nanoseconds())
-	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(q.bell(t))), futexWait, uintptr(rung), uintptr(unsafe.Pointer(&ts)), 0, 0)
-}
-
-// The futex operations on a word shared between processes (not
-// FUTEX_PRIVATE).
-const (
-	futexWait = 0
-	futexWake = 1
-)
 
 // turn is a write's place in the line.
 type turn struct {
@@ -213,7 +206,7 @@ func (q *writeQueue) wait(ctx context.Context, deadline time.Time) (*turn, error
 		}
 		// Sleep until our bell rings; wake now and then to see whether
 		// the write being served is still there, and for the deadline.
-		q.sleep(t, rung, 5*time.Millisecond)
+		sleep(q.bell(t), rung, 5*time.Millisecond)
 	}
 }
 
