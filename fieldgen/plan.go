@@ -36,12 +36,6 @@ func (f fate) strategy() model.Strategy {
 	return f.how
 }
 
-// status is the conflict's final status.
-func (f fate) status() model.ConflictStatus {
-	return [...]model.ConflictStatus{model.StatusDetected, model.StatusResolving, model.StatusEscalated,
-		model.StatusPendingVote, model.StatusResolved}[f.stage]
-}
-
 // How resolved conflicts were decided, by weight. evidence_count is left
 // out: its winner depends on supporting units the generator does not
 // track.

@@ -44,7 +44,7 @@ func loadFaces(size float64) (*faces, error) {
 		}
 		face, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
 		if err != nil {
-			return nil, fmt.Errorf("Go Mono face at %gpx: %w", size, err)
+			return nil, fmt.Errorf("the Go Mono face at %gpx: %w", size, err)
 		}
 		*v.dst = face
 	}

@@ -80,7 +80,7 @@ func fromUV(c *uv.Cell) Cell {
 		Bold:      s.Attrs&uv.AttrBold != 0,
 		Faint:     s.Attrs&uv.AttrFaint != 0,
 		Italic:    s.Attrs&uv.AttrItalic != 0,
-		Underline: s.Underline != uv.UnderlineStyleNone,
+		Underline: s.Underline != uv.UnderlineNone,
 		Reverse:   s.Attrs&uv.AttrReverse != 0,
 		Strike:    s.Attrs&uv.AttrStrikethrough != 0,
 	}

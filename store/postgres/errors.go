@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"arbiter/model"
@@ -79,9 +78,4 @@ func isConnectionLoss(err error) bool {
 		}
 	}
 	return false
-}
-
-// errorf is a plain error of the engine's, scrubbed.
-func (s *Store) errorf(format string, args ...any) error {
-	return errors.New(s.scrub(fmt.Sprintf(format, args...)))
 }

@@ -46,12 +46,12 @@ func testInbox(t *testing.T, e Engine) {
 			t.Fatalf("a1's inbox %+v", all)
 		}
 		page, err := tx.Inbox("a1", ids[0], 1)
-		if len(page) != 1 || page[0].ID != ids[2] {
-			t.Fatalf("a1's inbox after %d, one: %+v", ids[0], page)
+		if err != nil || len(page) != 1 || page[0].ID != ids[2] {
+			t.Fatalf("a1's inbox after %d, one: %+v (%v)", ids[0], page, err)
 		}
 		none, err := tx.Inbox("a2", ids[3], 0)
-		if len(none) != 0 || none == nil {
-			t.Fatalf("a2's inbox after the last: %+v, want an empty list", none)
+		if err != nil || len(none) != 0 || none == nil {
+			t.Fatalf("a2's inbox after the last: %+v (%v), want an empty list", none, err)
 		}
 		of, err := tx.NotificationsOfConflict("c1")
 		if len(of) != 3 {
@@ -289,8 +289,7 @@ func testBulk(t *testing.T, e Engine) {
 	if nid != 41 || eid != 51 {
 		t.Errorf("after ids 40 and 50 the next notification is %d and event %d, want 41 and 51", nid, eid)
 	}
-	var dup error
-	dup = st.Write(context.Background(), func(tx store.Tx) error {
+	dup := st.Write(context.Background(), func(tx store.Tx) error {
 		b, err := tx.Bulk()
 		if err != nil {
 			return err
