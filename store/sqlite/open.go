@@ -54,6 +54,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		if dir, derr := os.Stat(filepath.Dir(path)); derr != nil || !dir.IsDir() {
+			return nil, &OpenError{Name: path, Reason: "no such field, and no directory " + filepath.Dir(path) + " to make one in", Err: err}
+		}
 		return nil, &OpenError{Name: path, Reason: "no such field (create one with `arbiter init --db " + path + "`)", Err: err}
 	case err != nil:
 		return nil, &OpenError{Name: path, Reason: "cannot read: " + err.Error(), Err: err}
@@ -92,7 +95,10 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it", Err: err}
+			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it (use it with --db " + path + ", or name a new file)", Err: err}
+		}
+		if dir, derr := os.Stat(filepath.Dir(path)); derr != nil || !dir.IsDir() {
+			return nil, &OpenError{Name: path, Reason: "cannot create: there is no directory " + filepath.Dir(path), Err: err}
 		}
 		return nil, &OpenError{Name: path, Reason: "cannot create: " + err.Error(), Err: err}
 	}
