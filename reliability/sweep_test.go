@@ -139,10 +139,15 @@ func TestRacingSweepersExecuteEachFallbackOnce(t *testing.T) {
 }
 
 // TestKilledSweepersLeaveNothingHalfDone kills sweeping processes with
-// SIGKILL at random moments, round after round, each round with new
-// deadlines due. Whatever a killed sweeper did is whole: the field passes
-// every invariant, no fallback executed twice, and one last sweep
-// finishes what was left, so that each executed exactly once.
+// SIGKILL mid-sweep, round after round, each round with new deadlines
+// due. Whatever a killed sweeper did is whole: the field passes every
+// invariant, no fallback executed twice, and one last sweep finishes what
+// was left, so that each executed exactly once.
+//
+// The kills wait for the sweepers to have executed a few fallbacks (one
+// to eight, at random), watching the field, not the clock: on a busy
+// machine a process may not have opened the field by the time a timer
+// fires.
 func TestKilledSweepersLeaveNothingHalfDone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills processes")
@@ -158,13 +163,13 @@ func TestKilledSweepersLeaveNothingHalfDone(t *testing.T) {
 	kills, partial := 0, 0 // partial: rounds that left some of what was due undone
 	for round := range rounds {
 		makeDue(t, f, 60, told, set)
-		f.Store.Close()
+		target := executedFallbacks(t, f, set) + 1 + rng.IntN(8)
 		var procs []*process
 		for i := range 2 {
 			procs = append(procs, startWorker(t, "sweeper", f.Path, time.Now().Add(time.Minute), 1000+2*round+i, 0))
 		}
+		waitExecuted(t, f, set, target, procs)
 		for _, p := range procs {
-			time.Sleep(time.Duration(5+rng.IntN(60)) * time.Millisecond)
 			p.cmd.Process.Signal(syscall.SIGKILL)
 		}
 		for _, p := range procs {
@@ -173,25 +178,14 @@ func TestKilledSweepersLeaveNothingHalfDone(t *testing.T) {
 			}
 			told.add(p.output(), true)
 		}
+		// Open the field again after the kills, as the next person would.
+		f.Store.Close()
 		st, err := field.Open(context.Background(), f.Path, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Store, f.Svc = st, review.New(st)
-		var executed int
-		f.Read(t, func(tx store.Tx) error {
-			for id := range set.fallbacks {
-				c, err := tx.Conflict(id)
-				if err != nil {
-					return err
-				}
-				if c.Version > 2 || (c.Version == 2 && c.Status != model.StatusEscalated && c.Status != model.StatusPendingVote) {
-					executed++
-				}
-			}
-			return nil
-		})
-		if executed > 0 && executed < len(set.fallbacks) {
+		if n := executedFallbacks(t, f, set); n > 0 && n < len(set.fallbacks) {
 			partial++
 		}
 	}
@@ -218,4 +212,49 @@ func TestKilledSweepersLeaveNothingHalfDone(t *testing.T) {
 		t.Errorf("the kills proved nothing: %d kills, %d partial rounds, %d of %d fallbacks done before the last sweep",
 			kills, partial, done, len(set.fallbacks))
 	}
+}
+
+// executedFallbacks counts the due fallbacks of set the field shows
+// executed.
+func executedFallbacks(t *testing.T, f *rt.Field, set *dueSet) int {
+	t.Helper()
+	executed := 0
+	f.Read(t, func(tx store.Tx) error {
+		for id := range set.fallbacks {
+			c, err := tx.Conflict(id)
+			if err != nil {
+				return err
+			}
+			if c.Version > 2 || (c.Version == 2 && c.Status != model.StatusEscalated && c.Status != model.StatusPendingVote) {
+				executed++
+			}
+		}
+		return nil
+	})
+	return executed
+}
+
+// waitExecuted returns once the field shows target of set's fallbacks
+// executed (or all of them), waking at each change another process
+// commits. The minute is a net for sweepers that never start, not a
+// measure.
+func waitExecuted(t *testing.T, f *rt.Field, set *dueSet, target int, procs []*process) {
+	t.Helper()
+	target = min(target, len(set.fallbacks))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	v, err := f.Store.Changed(ctx)
+	for err == nil {
+		n := executedFallbacks(t, f, set)
+		if n >= target {
+			return
+		}
+		v, err = f.Svc.WaitChange(ctx, v, time.Millisecond)
+	}
+	for _, p := range procs {
+		p.cmd.Process.Kill()
+		<-p.exited
+		t.Logf("sweeper said:\n%s", tail(p.output()))
+	}
+	t.Fatalf("waiting for %d fallbacks executed: %v", target, err)
 }

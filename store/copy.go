@@ -123,7 +123,7 @@ func refuseNonEmpty(tx Tx) error {
 		return err
 	}
 	if epoch != 0 || len(agents) > 0 || units > 0 || conflicts > 0 || events > 0 {
-		return fmt.Errorf("%w: it holds %d agents, %d units, %d conflicts and its clock is at %d; copy into a new field",
+		return fmt.Errorf("%w: it holds %d agents, %d units, %d conflicts and its clock is at %d",
 			ErrNotEmpty, len(agents), units, conflicts, epoch)
 	}
 	return nil

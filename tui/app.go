@@ -254,7 +254,7 @@ func (m *Model) headerView() string {
 	if m.me.ID != "" {
 		who += st.Muted.Render(fmt.Sprintf(" (%s, %s, authority %d)", safetext.Line(m.me.Role), m.me.Kind, m.me.Authority))
 	} else if m.opt.As == "" {
-		who = st.Muted.Render("no caller (--as)")
+		who = st.Muted.Render("read-only: decide with --as ID")
 	}
 	left := st.Badge.Render("arbiter") + " " + st.Muted.Render(safetext.Line(m.opt.Field)) + "  " + who
 	if m.readOnly != "" {

@@ -405,25 +405,7 @@ func TestAFullDiskRefusesWritesWithStorageFullAndKeepsTheField(t *testing.T) {
 	path := bigField(t, disk, 20)
 	// Leave 96 KB: room to open the field (its -shm), not to record a
 	// 1 MB unit.
-	filler := filepath.Join(disk, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := make([]byte, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			break
-		}
-	}
-	f.Close()
-	fi, err := os.Stat(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(filler, fi.Size()-96<<10); err != nil {
-		t.Fatal(err)
-	}
+	filler := fillDisk(t, disk, 96<<10)
 	before := dirState(t, disk)
 	big := recordPayload(strings.Repeat("a long measurement log line\n", 40_000), 0.5, "")
 	r := call(t, nil, big, "--db", path, "--as", "ana", "record")
@@ -440,6 +422,66 @@ func TestAFullDiskRefusesWritesWithStorageFullAndKeepsTheField(t *testing.T) {
 	if r := call(t, nil, big, "--db", path, "--as", "ana", "record"); r.code != exitOK {
 		t.Errorf("record once there is room: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// fillDisk fills the disk at dir but for about room bytes and returns the
+// filler file.
+func fillDisk(t *testing.T, dir string, room int64) string {
+	t.Helper()
+	filler := filepath.Join(dir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	fi, err := os.Stat(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filler, fi.Size()-room); err != nil {
+		t.Fatal(err)
+	}
+	return filler
+}
+
+// TestANearlyFullDiskStillReads leaves 16 KB free beside a closed field,
+// less than SQLite's shared-memory file takes: reads work, --read-only
+// too, writes are refused with STORAGE_FULL, and no -wal or -shm stub is
+// left behind. (It used to be "disk I/O error (4874)" for every command,
+// leaving the stubs, which then failed --read-only too.)
+func TestANearlyFullDiskStillReads(t *testing.T) {
+	disk := tinyDisk(t, 4<<20)
+	path := bigField(t, disk, 20)
+	filler := fillDisk(t, disk, 16<<10)
+	before := dirState(t, disk)
+	for _, args := range [][]string{{"list", "--status", "all"}, {"--read-only", "list", "--status", "all"}, {"list", "--status", "all"}} {
+		r := arbiter(t, append([]string{"--db", path}, args...)...)
+		if r.code != exitOK || !strings.Contains(r.stdout, "conflict-002") {
+			t.Errorf("%v on a nearly full disk: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "I/O error") {
+			t.Errorf("%v: SQLite's words reached the user: %q", args, r.stderr)
+		}
+		wantSameDir(t, fmt.Sprint(args), before, dirState(t, disk))
+	}
+	if r := arbiter(t, "--db", path, "show", "conflict-001"); r.code != exitOK {
+		t.Errorf("show on a nearly full disk: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r := arbiter(t, "--db", path, "--as", "lead", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "no room")
+	if r.code != exitProtocol || !strings.Contains(r.stderr, "arbiter: STORAGE_FULL: ") || !strings.Contains(r.stderr, "free disk space") {
+		t.Errorf("merge on a nearly full disk: exit %d, stderr %q; want exit 3 and STORAGE_FULL", r.code, r.stderr)
+	}
+	wantSameDir(t, "merge on a nearly full disk", before, dirState(t, disk))
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, "--db", path, "--as", "lead", "merge", "conflict-001", "--strategy", "dismiss", "--rationale", "room again")
 }
 
 // onTerminal runs arbiter with args on a pseudo-terminal (script(1)),

@@ -618,7 +618,7 @@ func TestShowTakesAUnitIDToo(t *testing.T) {
 	}
 	r := arbiter(t, "--db", db, "show", "mem-404")
 	wantExit(t, r, 3)
-	if !strings.Contains(r.stderr, `there is no conflict or unit "mem-404"`) {
+	if !strings.Contains(r.stderr, `UNIT_NOT_FOUND: there is no unit "mem-404"`) {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

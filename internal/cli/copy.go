@@ -88,8 +88,11 @@ read back from DST, which is the same on both sides (it fails if not).
 // exist (and removing a file it created if the copy fails).
 func copyField(ctx context.Context, from, to string) (store.Summary, bool, error) {
 	src, err := field.Open(ctx, from, store.Options{ReadOnly: true})
+	if errors.Is(err, fs.ErrNotExist) {
+		return store.Summary{}, false, fmt.Errorf("--from %s: no such field to copy", field.Redact(from))
+	}
 	if err != nil {
-		return store.Summary{}, false, err
+		return store.Summary{}, false, fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
 	created := true
@@ -99,7 +102,7 @@ func copyField(ctx context.Context, from, to string) (store.Summary, bool, error
 		dst, err = field.Open(ctx, to, store.Options{})
 	}
 	if err != nil {
-		return store.Summary{}, false, err
+		return store.Summary{}, false, fmt.Errorf("--to: %w", err)
 	}
 	got, err := store.Copy(ctx, src, dst)
 	dst.Close()
@@ -108,8 +111,8 @@ func copyField(ctx context.Context, from, to string) (store.Summary, bool, error
 			removeField(to)
 		}
 		if errors.Is(err, store.ErrNotEmpty) {
-			return got, created, model.Errorf("COPY", model.CodeInvalidTransition, "copy into a new field, or one init has just made",
-				"%s: %v", field.Redact(to), err)
+			return got, created, model.Errorf("COPY", model.CodeInvalidTransition, "copy into a new file, or a field init has just made",
+				"--to %s: %v", field.Redact(to), err)
 		}
 		return got, created, err
 	}

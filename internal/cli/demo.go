@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"arbiter/demo"
+	"arbiter/model"
 	"arbiter/review"
 
 	"github.com/spf13/cobra"
@@ -42,6 +43,10 @@ the demo never opens your own field.`,
 				fmt.Fprintln(a.stdout)
 			}
 			return a.withField(ctx, cfg, func(ctx context.Context, svc *review.Service) error {
+				if _, err := svc.Agent(ctx, demo.Operator); model.HasCode(err, model.CodeAgentNotRegistered) {
+					return fmt.Errorf("%s is not the demo's field (it has no %s): run arbiter demo without --db, or with --db naming a new file; "+
+						"open your own field with arbiter --db %s --as ID", cfg.DB, demo.Operator, cfg.DB)
+				}
 				return a.runScreen(ctx, cfg, svc, demo.Operator)
 			})
 		}),
@@ -50,9 +55,12 @@ the demo never opens your own field.`,
 
 // demoPath is the demo field's file: --db if given, else
 // $XDG_DATA_HOME/arbiter/demo.db or ~/.local/share/arbiter/demo.db.
+// cmd may be nil: the default place.
 func demoPath(cmd *cobra.Command) (string, error) {
-	if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && f.Value.String() != "" {
-		return f.Value.String(), nil
+	if cmd != nil {
+		if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && f.Value.String() != "" {
+			return f.Value.String(), nil
+		}
 	}
 	if dir := os.Getenv("XDG_DATA_HOME"); dir != "" {
 		return filepath.Join(dir, "arbiter", "demo.db"), nil

@@ -81,5 +81,5 @@ func (a *app) printGenCounts(path string, c fieldgen.Counts, took time.Duration)
 	fmt.Fprintf(a.stdout, "  notifications  %d\n", c.Notifications)
 	fmt.Fprintf(a.stdout, "  epoch          %d\n", c.Epoch)
 	open := c.Statuses[model.StatusEscalated] + c.Statuses[model.StatusPendingVote]
-	fmt.Fprintf(a.stdout, "  open for review %d\n", open)
+	fmt.Fprintf(a.stdout, "  for review     %d (escalated or put to a vote)\n", open)
 }

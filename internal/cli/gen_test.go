@@ -14,7 +14,7 @@ import (
 func TestGenBuildsAFieldEveryCommandWorksOn(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "gen.db")
 	out := ok(t, "gen", "--db", db, "--units", "2000", "--conflicts", "300", "--open", "40", "--seed", "3")
-	for _, want := range []string{"units          2000", "conflicts      300", "escalated 20", "pending_vote 20", "open for review 40"} {
+	for _, want := range []string{"units          2000", "conflicts      300", "escalated 20", "pending_vote 20", "for review     40 (escalated or put to a vote)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("gen printed no %q:\n%s", want, out)
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"arbiter/field"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -33,9 +32,6 @@ a subscribed client hears within a second when they change, whoever wrote.
 protocol; notices go to stderr. See docs/mcp.md.`,
 		Args: cobra.NoArgs,
 		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
-			if cfg.As == "" {
-				return errors.New("mcp serves one agent: name it with --as ID (or ARBITER_AS)")
-			}
 			srv, err := mcpserver.New(ctx, svc, cfg.As, mcpserver.Options{Notices: a.stderr})
 			if pe, ok := model.AsError(err); ok && pe.Code == model.CodeAgentNotRegistered {
 				// Exit 1, not 3: the server cannot start at all.

@@ -117,7 +117,7 @@ to, and the deadlines and fallbacks of escalations, votes and reworks.
 --json prints it as an object (durations as text, e.g. "4h").
 
 arbiter policy set changes it.`,
-		Args: cobra.NoArgs,
+		Args: noCommand,
 		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
 			p, err := svc.Policy(ctx)
 			if err != nil {
@@ -131,7 +131,7 @@ arbiter policy set changes it.`,
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(a.policySetCmd())
+	cmd.AddCommand(callerNeeded(a.policySetCmd()))
 	return cmd
 }
 

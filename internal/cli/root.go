@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"arbiter/config"
 	"arbiter/field"
@@ -61,7 +62,7 @@ deciding and voting as --as; without --as the screen only shows the field.
 
 Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 2 usage error, 3 the field refused the operation (a protocol error).`,
-		Args:          cobra.NoArgs,
+		Args:          noCommand,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: a.deskCommand(func(ctx context.Context, cfg config.Config, svc review.Desk, _ []string) error {
@@ -74,14 +75,28 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
 	pf.String("decisions-out", "", "append decisions to FILE for arbiter apply instead of writing them to the field, which is opened read-only (env ARBITER_DECISIONS_OUT)")
 	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
-	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), a.recordCmd(), a.listCmd(),
-		a.showCmd(), a.agentsCmd(), a.mergeCmd(), a.voteCmd(), a.reopenCmd(), a.inboxCmd())
-	root.AddCommand(a.approveCmd(), a.reworkCmd(), a.sweepCmd(), a.policyCmd())
+	root.SetFlagErrorFunc(plainFlagError)
+	root.AddCommand(a.initCmd(), a.demoCmd(), a.registerCmd(), callerNeeded(a.recordCmd()), a.listCmd(),
+		a.showCmd(), a.agentsCmd(), callerNeeded(a.mergeCmd()), callerNeeded(a.voteCmd()),
+		callerNeeded(a.reopenCmd()), callerNeeded(a.inboxCmd()))
+	root.AddCommand(callerNeeded(a.approveCmd()), callerNeeded(a.reworkCmd()), a.sweepCmd(), a.policyCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
 	root.AddCommand(a.genCmd())
-	root.AddCommand(a.mcpCmd())
+	root.AddCommand(callerNeeded(a.mcpCmd()))
 	return root
+}
+
+// needsCaller is the annotation of a command that acts as someone.
+const needsCaller = "arbiter-needs-caller"
+
+// callerNeeded marks cmd as acting as --as: without a caller it is a
+// usage error (exit 2), found before the field is opened.
+func callerNeeded(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[needsCaller] = "yes"
+	return cmd
 }
 
 // do marks the start of a command's own code, so that report can tell
@@ -109,7 +124,17 @@ type exitStatus struct{ code int }
 
 func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-var errNoField = usageErrorf("no field given: use --db FILE or ARBITER_DB")
+// noField is the refusal of cmd run without a field. After `arbiter
+// demo`, a command that opens a field names the demo's, which only --db
+// opens.
+func noField(cmd *cobra.Command) error {
+	if path, err := demoPath(nil); err == nil && cmd.Name() != "init" && cmd.Name() != "gen" {
+		if _, err := os.Stat(path); err == nil {
+			return usageErrorf("no field given: use --db FILE or ARBITER_DB (the demo's field is --db %s)", path)
+		}
+	}
+	return usageErrorf("no field given: use --db FILE or ARBITER_DB")
+}
 
 // report prints err, if any, and returns the exit code. A protocol error
 // goes to stdout as its JSON object when the command was asked for JSON;
@@ -155,11 +180,16 @@ func (a *app) config(cmd *cobra.Command) (config.Config, error) {
 	return config.Load(cmd.Flags())
 }
 
-// fieldConfig loads cmd's settings, which must name a field.
+// fieldConfig loads cmd's settings, which must name a field, and a
+// caller if cmd acts as one (callerNeeded).
 func (a *app) fieldConfig(cmd *cobra.Command) (config.Config, error) {
 	cfg, err := a.config(cmd)
-	if err == nil && cfg.DB == "" {
-		err = errNoField
+	switch {
+	case err != nil:
+	case cfg.DB == "":
+		err = noField(cmd)
+	case cfg.As == "" && cmd.Annotations[needsCaller] != "":
+		err = usageErrorf("%s acts as someone: say who with --as ID (or ARBITER_AS); `arbiter agents` lists who is registered", cmd.CommandPath())
 	}
 	return cfg, err
 }

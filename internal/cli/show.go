@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"arbiter/config"
@@ -77,8 +78,7 @@ status and confidence, its relations both ways and the conflicts it is in.
 func (a *app) showUnit(ctx context.Context, svc review.Desk, id string, asJSON bool) error {
 	d, err := svc.Unit(ctx, id)
 	if model.HasCode(err, model.CodeUnitNotFound) {
-		return model.Errorf(model.OpAttune, model.CodeConflictNotFound, "list the conflicts with `arbiter list`",
-			"there is no conflict or unit %q", id)
+		return notFound(id)
 	}
 	if err != nil {
 		return err
@@ -264,4 +264,19 @@ func sideOf(c model.Conflict, id string) string {
 		return fmt.Sprintf("%s (%s)", clean(id), s)
 	}
 	return clean(id)
+}
+
+// notFound is show's answer for an id that is neither a conflict nor a
+// unit, in the words of what the id looks like.
+func notFound(id string) error {
+	switch {
+	case strings.HasPrefix(id, "mem-"):
+		return model.Errorf(model.OpAttune, model.CodeUnitNotFound, "`arbiter show CONFLICT` names the units of a conflict",
+			"there is no unit %q", id)
+	case strings.HasPrefix(id, "conflict-"):
+		return model.Errorf(model.OpAttune, model.CodeConflictNotFound, "list the conflicts with `arbiter list --status all`",
+			"there is no conflict %q", id)
+	}
+	return model.Errorf(model.OpAttune, model.CodeConflictNotFound, "list the conflicts with `arbiter list --status all`",
+		"there is no conflict or unit %q", id)
 }

@@ -50,9 +50,10 @@ func ReadFile(path string) (File, error) {
 }
 
 // Read parses a decisions file: one Akashik MERGE message per
-// line (see Append), blank lines skipped. A last
-// line that is not JSON is skipped as torn; anything else wrong — a line
-// that is not JSON before the last, a message of another protocol or
+// line (see Append), blank lines skipped. A last line without its
+// newline that is not JSON is skipped as torn (a writer that died
+// mid-line); anything else wrong — a complete line that is not JSON, the
+// last one too, a message of another protocol or
 // version or operation, a payload without conflict_id or strategy, a
 // message id given twice — is an *akashiklog.LineError naming the line,
 // and nothing is returned.
@@ -60,19 +61,18 @@ func Read(r io.Reader) (File, error) {
 	var out File
 	br := bufio.NewReader(r)
 	first := map[string]int{}
-	var torn *akashiklog.LineError
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
 			return File{}, err
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			if torn != nil {
-				return File{}, torn
-			}
-			if !json.Valid(trimmed) {
-				torn = &akashiklog.LineError{Line: n, Reason: "invalid JSON"}
-			} else {
+			switch {
+			case !json.Valid(trimmed) && line[len(line)-1] == '\n':
+				return File{}, &akashiklog.LineError{Line: n, Reason: "invalid JSON"}
+			case !json.Valid(trimmed):
+				out.TornLine = n // the last line: ReadBytes met the end
+			default:
 				d, lerr := decodeLine(n, trimmed)
 				if lerr != nil {
 					return File{}, lerr
@@ -88,9 +88,6 @@ func Read(r io.Reader) (File, error) {
 		if err != nil {
 			break
 		}
-	}
-	if torn != nil {
-		out.TornLine = torn.Line
 	}
 	return out, nil
 }

@@ -23,11 +23,14 @@ func TestReadDecisionsSkipsATornLastLineAndNamesAnyOtherBadLine(t *testing.T) {
 		want string
 	}{
 		"torn line before the last": {`{"protocol"` + "\n" + goodLine + "\n", 1, "invalid JSON"},
-		"another protocol":          {strings.Replace(goodLine, `"akashik"`, `"other"`, 1), 1, "protocol"},
-		"another version":           {goodLine + "\n" + strings.Replace(goodLine, "0.1.0", "0.2.0", 1), 2, "version"},
-		"not a MERGE":               {strings.Replace(goodLine, `"MERGE"`, `"RECORD"`, 1), 1, "RECORD"},
-		"no conflict":               {strings.Replace(goodLine, `"conflict-001"`, `""`, 1), 1, "conflict_id"},
-		"the same id twice":         {goodLine + "\n" + goodLine, 2, "first on line 1"},
+		// A last line with its newline was written whole: it is bad, not torn.
+		"a complete bad last line": {goodLine + "\n" + `{"protocol":"aka` + "\n", 2, "invalid JSON"},
+		"the same, then blank":     {goodLine + "\n" + `not json` + "\r\n\n", 2, "invalid JSON"},
+		"another protocol":         {strings.Replace(goodLine, `"akashik"`, `"other"`, 1), 1, "protocol"},
+		"another version":          {goodLine + "\n" + strings.Replace(goodLine, "0.1.0", "0.2.0", 1), 2, "version"},
+		"not a MERGE":              {strings.Replace(goodLine, `"MERGE"`, `"RECORD"`, 1), 1, "RECORD"},
+		"no conflict":              {strings.Replace(goodLine, `"conflict-001"`, `""`, 1), 1, "conflict_id"},
+		"the same id twice":        {goodLine + "\n" + goodLine, 2, "first on line 1"},
 	} {
 		_, err := decisions.Read(strings.NewReader(tc.text))
 		var le *akashiklog.LineError

@@ -37,8 +37,11 @@ type Store struct {
 	readOnly bool
 	opt      Options
 	// notWritable says why a field asked for read-write was opened
-	// read-only (a file or directory that is not writable); "" otherwise.
+	// read-only (a file or directory that is not writable, a full disk);
+	// "" otherwise.
 	notWritable string
+	// full says the disk had no room to open the field for writing.
+	full bool
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -50,6 +53,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		if dir, derr := os.Stat(filepath.Dir(path)); derr != nil || !dir.IsDir() {
+			return nil, &OpenError{Name: path, Reason: "no such field, and no directory " + filepath.Dir(path) + " to make one in", Err: err}
+		}
 		return nil, &OpenError{Name: path, Reason: "no such field (create one with `arbiter init --db " + path + "`)", Err: err}
 	case err != nil:
 		return nil, &OpenError{Name: path, Reason: "cannot read: " + err.Error(), Err: err}
@@ -65,14 +71,19 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if !s.readOnly {
 		if why := fsperm.NotWritable(path); why != "" {
 			s.readOnly, s.notWritable = true, why
+		} else if why := noRoom(path); why != "" {
+			s.readOnly, s.notWritable, s.full = true, why, true
 		}
 	}
+	stubs := newCompanions(path)
 	if err := s.connect(opt); err != nil {
-		return nil, err
+		stubs.removeNew()
+		return nil, stubs.explain(err)
 	}
 	if err := s.checkFormat(ctx); err != nil {
 		s.Close()
-		return nil, err
+		stubs.removeNew()
+		return nil, stubs.explain(err)
 	}
 	return s, nil
 }
@@ -83,7 +94,10 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it", Err: err}
+			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it (use it with --db " + path + ", or name a new file)", Err: err}
+		}
+		if dir, derr := os.Stat(filepath.Dir(path)); derr != nil || !dir.IsDir() {
+			return nil, &OpenError{Name: path, Reason: "cannot create: there is no directory " + filepath.Dir(path), Err: err}
 		}
 		return nil, &OpenError{Name: path, Reason: "cannot create: " + err.Error(), Err: err}
 	}
@@ -116,6 +130,15 @@ func (s *Store) Name() string { return s.path }
 // read-only (a file or directory that is not writable); "" otherwise.
 func (s *Store) ReadOnlyReason() string { return s.notWritable }
 
+// refuseWrite is what a write to a field open read-only returns.
+func (s *Store) refuseWrite() error {
+	if s.full {
+		return model.Errorf("WRITE", model.CodeStorageFull, "free disk space next to the field and run the command again",
+			"the field is open read-only: %s; nothing was written", s.notWritable)
+	}
+	return store.ReadOnlyError(s.opt, s.notWritable)
+}
+
 // ReadOnly reports whether writes are refused.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
@@ -142,7 +165,7 @@ func (s *Store) connect(opt Options) error {
 		// Without a live writer's -wal file next to it, read the file as an
 		// immutable snapshot: SQLite then creates no -wal or -shm file, so
 		// a copy on read-only media opens and nothing is written.
-		if _, err := os.Stat(s.path + "-wal"); err != nil {
+		if !liveLog(s.path) {
 			q += "&immutable=1"
 		}
 	} else {
@@ -187,13 +210,19 @@ func checkHeader(path string) error {
 	// A field created but not yet checkpointed keeps its application_id
 	// in the -wal file only; checkFormat asks SQLite before anything is
 	// written.
-	if _, err := os.Stat(path + "-wal"); appID == 0 && err == nil {
+	c := newCompanions(path)
+	switch {
+	case appID == ApplicationID:
 		return nil
-	}
-	if appID != ApplicationID {
+	case appID != 0:
 		return &OpenError{Name: path, Reason: "is a SQLite database but not an arbiter field", Err: nil}
+	case c.wal:
+		return nil
+	case c.shm:
+		return &OpenError{Name: path, Reason: logDeleted(path), Err: nil}
 	}
-	return nil
+	return &OpenError{Name: path, Err: nil, Reason: "is a SQLite database but not an arbiter field " +
+		"(if it is a copy of a field in use, copy that field again with `arbiter copy`: a copy of the file alone misses what is still in its -wal file)"}
 }
 
 func (s *Store) checkFormat(ctx context.Context) error {

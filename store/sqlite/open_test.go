@@ -289,3 +289,28 @@ func TestOpenFieldInUseByAnotherWriter(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestOpenNamesALogDeletedUnderALiveWriter deletes the -wal file of a
+// field another store is writing: opening the field again says the log
+// was deleted under a writer, not that a table is damaged.
+func TestOpenNamesALogDeletedUnderALiveWriter(t *testing.T) {
+	if rt.OnPostgres() {
+		t.Skip("a SQLite file's log")
+	}
+	f := rt.New(t, rt.Policy())
+	f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	if err := os.Remove(f.Path + "-wal"); err != nil {
+		t.Fatalf("the live writer has no -wal file to delete: %v", err)
+	}
+	for _, ro := range []bool{false, true} {
+		st, err := sqlite.Open(context.Background(), f.Path, store.Options{ReadOnly: ro})
+		if err == nil {
+			st.Close()
+			t.Fatalf("open (read-only %v) with the live writer's log deleted: no error", ro)
+		}
+		wantOpenError(t, err, "its log field.db-wal was deleted while a program was writing the field; close that program")
+		if strings.Contains(err.Error(), "clock table") {
+			t.Fatalf("open (read-only %v): %v; the clock table is fine", ro, err)
+		}
+	}
+}

@@ -22,7 +22,7 @@ type Tx struct {
 // cannot change before it commits. fn's error rolls everything back.
 func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if s.readOnly {
-		return store.ReadOnlyError(s.opt, s.notWritable)
+		return s.refuseWrite()
 	}
 	return s.run(ctx, false, fn)
 }
