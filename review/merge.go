@@ -231,7 +231,7 @@ func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner,
 	default:
 		o.resolve(req.Strategy, winner)
 	}
-	o.log(op, req)
+	logDecision(&o, op, req)
 	return o.response()
 }
 
