@@ -2,7 +2,6 @@ package interop
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"arbiter/internal/decisions"
@@ -93,53 +92,44 @@ func DecisionHistory(ctx context.Context, st store.Field, fn func(model.Envelope
 	})
 }
 
-// loggedDecision is the payload review logs with a MERGE or VOTE event.
-type loggedDecision struct {
-	Request         json.RawMessage      `json:"request"`
-	Status          model.ConflictStatus `json:"status"`
-	SupersededUnits []string             `json:"superseded_units"`
-	NewUnitID       *string              `json:"new_unit_id"`
-	MessageID       string               `json:"message_id"`
-}
-
+// historyEnvelope is the Akashik MERGE message of a MERGE or VOTE event.
 func historyEnvelope(e model.Event) (model.Envelope, error) {
-	var logged loggedDecision
-	if err := json.Unmarshal(e.Payload, &logged); err != nil {
+	var rec model.DecisionRecord
+	var id string
+	var err error
+	if e.Operation == model.OpVote {
+		rec, id, err = historyRecord(e, func(v model.BallotLog) model.MergeRequest {
+			return model.VoteAsMerge(model.VoteRequest{ConflictID: v.ConflictID, Choice: v.Choice, Rationale: v.Rationale})
+		})
+	} else {
+		rec, id, err = historyRecord(e, func(r model.MergeRequest) model.MergeRequest { return r })
+	}
+	if err != nil {
 		return model.Envelope{}, err
 	}
-	var rec model.DecisionRecord
-	switch e.Operation {
-	case model.OpVote:
-		var v struct {
-			ConflictID string `json:"conflict_id"`
-			Choice     string `json:"choice"`
-			Rationale  string `json:"rationale"`
-		}
-		if len(logged.Request) > 0 {
-			if err := json.Unmarshal(logged.Request, &v); err != nil {
-				return model.Envelope{}, err
-			}
-		}
-		rec.MergeRequest = model.VoteAsMerge(model.VoteRequest{ConflictID: v.ConflictID, Choice: v.Choice, Rationale: v.Rationale})
-	default:
-		if len(logged.Request) > 0 {
-			if err := json.Unmarshal(logged.Request, &rec.MergeRequest); err != nil {
-				return model.Envelope{}, err
-			}
-		}
-	}
-	if rec.ConflictID == "" && e.ConflictID != nil {
-		rec.ConflictID = *e.ConflictID
-	}
-	superseded := logged.SupersededUnits
-	if superseded == nil {
-		superseded = []string{}
-	}
-	rec.Result = &model.DecisionResult{Status: logged.Status, SupersededUnits: superseded,
-		NewUnitID: logged.NewUnitID, EventID: e.ID}
-	id := logged.MessageID
 	if id == "" {
 		id = deterministicULID(e.At, "arbiter-event", fmt.Sprint(e.ID), e.Operation, rec.ConflictID)
 	}
 	return model.NewEnvelope(id, model.OpMerge, e.AgentID, e.Epoch, rec)
+}
+
+// historyRecord reads e's payload as the decision's log with a request R,
+// which asMerge turns into a MERGE request, and returns the decision with
+// its result and the id of the message it was applied from ("" for a
+// live one).
+func historyRecord[R any](e model.Event, asMerge func(R) model.MergeRequest) (model.DecisionRecord, string, error) {
+	p, err := model.DecodePayload[model.DecisionLog[R]](e)
+	if err != nil {
+		return model.DecisionRecord{}, "", err
+	}
+	rec := model.DecisionRecord{MergeRequest: asMerge(p.Request)}
+	if rec.ConflictID == "" && e.ConflictID != nil {
+		rec.ConflictID = *e.ConflictID
+	}
+	superseded := p.SupersededUnits
+	if superseded == nil {
+		superseded = []string{}
+	}
+	rec.Result = &model.DecisionResult{Status: p.Status, SupersededUnits: superseded, NewUnitID: p.NewUnitID, EventID: e.ID}
+	return rec, p.MessageID, nil
 }

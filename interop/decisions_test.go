@@ -3,11 +3,15 @@ package interop_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"arbiter/interop"
 	"arbiter/model"
 	rt "arbiter/review/reviewtest"
+	"arbiter/store"
 )
 
 func TestDecisionHistoryListsMergesAndBallotsAsMergeMessages(t *testing.T) {
@@ -65,5 +69,27 @@ func TestDecisionHistoryListsMergesAndBallotsAsMergeMessages(t *testing.T) {
 		if got[i].ID != again[i].ID {
 			t.Errorf("message %d has id %s, then %s", i, got[i].ID, again[i].ID)
 		}
+	}
+}
+
+func TestDecisionHistoryStopsAtAPayloadThatDoesNotDecode(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	ctx := context.Background()
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{Score: 0.9}, rt.Side{Score: 0.4})
+	var id int64
+	if err := f.Store.Write(ctx, func(tx store.Tx) (err error) {
+		id, err = tx.AppendEvent(model.Event{Epoch: 9, Operation: model.OpMerge, AgentID: rt.Senior1, ConflictID: &p.Conflict,
+			At: time.Now(), Payload: json.RawMessage(`{"request": "keep A", "status": "resolved"}`)})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []model.Envelope
+	err := interop.DecisionHistory(ctx, f.Store, func(e model.Envelope) error { got = append(got, e); return nil })
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("event %d", id)) {
+		t.Fatalf("DecisionHistory over an unreadable MERGE: %v (%d decisions), want an error naming event %d", err, len(got), id)
+	}
+	if len(got) != 0 {
+		t.Errorf("%d decisions before the unreadable one, want 0", len(got))
 	}
 }

@@ -67,7 +67,7 @@ func (s *Service) UpdatePolicy(ctx context.Context, callerID string, change func
 			return err
 		}
 		_, err = tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: now,
-			Payload: mustJSON(map[string]any{"before": before, "after": after, "changes": diff, "notified_agents": notified})})
+			Payload: mustJSON(model.PolicyLog{Before: before, After: after, Changes: diff, NotifiedAgents: notified})})
 		return err
 	})
 	return after, err

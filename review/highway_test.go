@@ -784,7 +784,11 @@ func TestTheHistoryReadsAsSentences(t *testing.T) {
 	d := f.Detail(t, pair.Conflict)
 	var got []string
 	for _, e := range d.Events {
-		got = append(got, model.EventSentence(d.Conflict, e))
+		s, err := model.EventSentence(d.Conflict, e)
+		if err != nil {
+			t.Fatalf("event %d: %v", e.ID, err)
+		}
+		got = append(got, s)
 	}
 	want := []string{
 		"standard opened it: " + pair.B + " contradicts " + pair.A,

@@ -80,17 +80,13 @@ func (s *Service) checkMerge(tx store.Tx, callerID string, req model.MergeReques
 		}
 		winner = *w
 	}
-	if req.Strategy.Deterministic() {
-		pick := model.RulePick(req.Strategy, d.A.Contender(), d.B.Contender())
-		switch {
-		case pick.Tie:
-			return d, "", model.Errorf(op, model.CodeMergeFailed, "try synthesis, vote or human_escalation",
-				"%s cannot decide: the units tie (%s)", req.Strategy, pick.Why)
-		case winner != "" && winner != pick.WinnerID:
-			return d, "", model.Errorf(op, model.CodeMergeFailed, "name "+pick.WinnerID+" or choose another strategy",
-				"%s picks %s (%s), not %s", req.Strategy, pick.WinnerID, pick.Why, winner)
+	winner, pick, refusal := model.MergeWinner(req.Strategy, winner, d.A.Contender(), d.B.Contender())
+	if refusal != nil {
+		refusal.SuggestedAction = "try synthesis, vote or human_escalation"
+		if !pick.Tie {
+			refusal.SuggestedAction = "name " + pick.WinnerID + " or choose another strategy"
 		}
-		winner = pick.WinnerID
+		return d, "", refusal
 	}
 	if err := standing(d, winner); err != nil {
 		return d, "", err
@@ -165,43 +161,14 @@ func describe(c model.Conflict) string {
 	return "is " + string(c.Status)
 }
 
+// validateMerge checks a MERGE request on its own (model.CheckMergeRequest)
+// and the parts of its routing.
 func validateMerge(req model.MergeRequest) error {
-	const op = model.OpMerge
-	r := req.Resolution
-	switch {
-	case req.Strategy == model.Rework:
-		return model.Errorf(op, model.CodeInvalidRequest, "send it back with `arbiter rework`",
-			"rework is not decided by MERGE: a conflict is sent back to its authors with REWORK")
-	case !req.Strategy.Valid():
-		return model.Errorf(op, model.CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", req.Strategy)
-	case strings.TrimSpace(r.Rationale) == "":
-		return model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a rationale is required")
-	case req.Strategy.NeedsWinner() && (r.WinnerID == nil || *r.WinnerID == ""):
-		return model.Errorf(op, model.CodeInvalidRequest, "name the winning unit", "%s needs a winner", req.Strategy)
-	case !req.Strategy.NeedsWinner() && req.Strategy != model.LastWriteWins && r.WinnerID != nil && *r.WinnerID != "":
-		return model.Errorf(op, model.CodeInvalidRequest, "leave the winner out", "%s takes no winner", req.Strategy)
-	case req.Strategy == model.Synthesis && (r.Synthesis == nil || strings.TrimSpace(*r.Synthesis) == ""):
-		return model.Errorf(op, model.CodeInvalidRequest, "give the synthesis text", "synthesis needs the new unit's text")
-	case req.Strategy != model.Synthesis && r.Synthesis != nil && *r.Synthesis != "":
-		return model.Errorf(op, model.CodeInvalidRequest, "use --strategy synthesis", "only synthesis takes synthesis text")
-	case req.Routing != nil && req.Strategy != model.HumanEscalation && req.Strategy != model.Vote:
-		return model.Errorf(op, model.CodeInvalidRequest, "leave out the owner, deadline and fallback",
-			"only human_escalation and vote are routed to people; %s decides at once", req.Strategy)
-	case req.Proposal != nil && req.Strategy != model.HumanEscalation:
-		return model.Errorf(op, model.CodeInvalidRequest, "propose with human_escalation", "only an escalation carries a proposal")
+	if err := model.CheckMergeRequest(req); err != nil {
+		return err
 	}
 	if req.Routing != nil {
-		if err := checkRouting(op, *req.Routing); err != nil {
-			return err
-		}
-	}
-	if p := req.Proposal; p != nil {
-		winner := p.WinnerID != nil && *p.WinnerID != ""
-		synthesis := p.Synthesis != nil && strings.TrimSpace(*p.Synthesis) != ""
-		if winner == synthesis {
-			return model.Errorf(op, model.CodeInvalidRequest, "propose one unit to keep, or a synthesis",
-				"a proposal keeps one unit or writes a synthesis: one of them")
-		}
+		return checkRouting(model.OpMerge, *req.Routing)
 	}
 	return nil
 }
@@ -231,7 +198,7 @@ func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner,
 	default:
 		o.resolve(req.Strategy, winner)
 	}
-	o.log(op, req)
+	logDecision(&o, op, req)
 	return o.response()
 }
 

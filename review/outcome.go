@@ -29,9 +29,12 @@ type outcome struct {
 	superseded []string
 	newUnit    *string
 	notified   []string
-	// extra goes into the logged event's payload besides the request and
-	// the outcome (a fallback's "outcome": "timeout", say).
-	extra map[string]any
+	// timeout, revision and continuedBy go into the logged event's
+	// payload besides the request and the outcome: what a deadline
+	// executed, a rework's revision (model.DecisionLog).
+	timeout     *model.Timeout
+	revision    string
+	continuedBy string
 }
 
 func (o *outcome) update(c model.Conflict) {
@@ -86,18 +89,23 @@ func (o *outcome) escalate(reason string, r model.Routing, proposal *model.Propo
 // the authors are told, or, without an owner, the authors and every human
 // operator.
 func (o *outcome) escalateRoute(reason string, route *model.Route, note string, p *model.Proposal) {
+	if o.err != nil {
+		return
+	}
 	c := o.d.Conflict
 	c.Status = model.StatusEscalated
 	c.Escalation = &model.Escalation{By: o.by, Reason: reason, Epoch: o.epoch, At: o.now}
 	c.Route, c.Proposal = route, p
 	o.update(c)
+	if o.err != nil {
+		return
+	}
 	to, who := []string{route.Owner}, route.Owner
 	if route.Owner == "" {
-		ops, err := humanOperators(o.tx)
-		if o.err == nil {
-			o.err = err
+		if to, o.err = humanOperators(o.tx); o.err != nil {
+			return
 		}
-		to, who = ops, "a human operator"
+		who = "a human operator"
 	}
 	summary := fmt.Sprintf("%s escalated to %s by %s%s: %s", c.ID, who, o.by, routeSentence(route, o.now), oneLine(reason))
 	if p != nil {
@@ -129,9 +137,13 @@ func (o *outcome) openVote(r model.Routing) {
 	if o.err == nil {
 		o.err = o.tx.ClearBallots(c.ID)
 	}
+	if o.err != nil {
+		return
+	}
 	vs, err := voters(o.tx, o.d.ConflictDetail)
-	if o.err == nil {
+	if err != nil {
 		o.err = err
+		return
 	}
 	o.tell(append(o.authors(), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
 		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d%s)", c.ID, o.by, o.d.Policy.Quorum, routeSentence(route, o.now))})
@@ -221,23 +233,17 @@ func (o *outcome) settle(ids ...string) {
 	}
 }
 
-func (o *outcome) log(op string, payload any) {
+// logDecision appends the decision's event, by o.by: req and what the
+// decision did (model.DecisionLog).
+func logDecision[R any](o *outcome, op string, req R) {
 	if o.err != nil {
 		return
 	}
-	p := map[string]any{"request": payload, "status": o.conflict.Status,
-		"superseded_units": nonNil(o.superseded), "new_unit_id": o.newUnit, "notified_agents": nonNil(o.notified)}
-	if o.message != "" {
-		p["message_id"] = o.message
-	}
-	if o.overridden != nil {
-		p["overridden_ballots"] = o.overridden
-	}
+	p := model.DecisionLog[R]{Request: req, Status: o.conflict.Status, SupersededUnits: nonNil(o.superseded),
+		NewUnitID: o.newUnit, NotifiedAgents: nonNil(o.notified), MessageID: o.message,
+		OverriddenBallots: o.overridden, Timeout: o.timeout, Revision: o.revision, ContinuedBy: o.continuedBy}
 	if r := o.conflict.Route; r != nil && o.conflict.Status.Routed() && op != model.OpVote {
-		p["route"] = r // where it went, with the policy's defaults applied
-	}
-	for k, v := range o.extra {
-		p[k] = v
+		p.Route = r // where it went, with the policy's defaults applied
 	}
 	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
 		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})

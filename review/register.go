@@ -127,9 +127,5 @@ func unprintableName(s string, spaces bool) string {
 // registerPayload is what a REGISTER event logs of a: its role, kind and
 // authority, and the database role bound to it, if any.
 func registerPayload(a model.Agent) []byte {
-	p := map[string]any{"role": a.Role, "kind": a.Kind, "authority": a.Authority}
-	if a.DBRole != "" {
-		p["db_role"] = a.DBRole
-	}
-	return mustJSON(p)
+	return mustJSON(model.RegisterLog{Role: a.Role, Kind: a.Kind, Authority: a.Authority, DBRole: a.DBRole})
 }

@@ -168,8 +168,8 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 		Summary: fmt.Sprintf("%s reopened by %s (its %s decision by %s is taken back): %s",
 			c.ID, o.by, undone.Strategy, undone.ResolvedBy, oneLine(rationale))})
 	if o.err == nil {
-		p := map[string]any{"conflict_id": c.ID, "rationale": rationale, "undone": undone,
-			"restored_units": nonNil(u.restore), "retracted_unit": u.retract, "notified_agents": nonNil(o.notified)}
+		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, Undone: undone,
+			RestoredUnits: nonNil(u.restore), RetractedUnit: u.retract, NotifiedAgents: nonNil(o.notified)}
 		_, o.err = tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: model.OpReopen, AgentID: o.by,
 			ConflictID: &c.ID, UnitID: u.retract, At: o.now, Payload: mustJSON(p)})
 	}

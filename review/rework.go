@@ -74,7 +74,7 @@ func (s *Service) Rework(ctx context.Context, callerID string, req model.ReworkR
 			return err
 		}
 		o.sendBack(o.rationale, route)
-		o.log(op, req)
+		logDecision(&o, op, req)
 		if o.err != nil {
 			return o.err
 		}
@@ -219,11 +219,8 @@ func resolveRevision(tx store.Tx, author model.Agent, unitID string, rev revisio
 		to = append(to, c.Rework.By)
 	}
 	o.tell(to, model.Notification{Event: model.EventConflictResolved, MemoryUnitID: &unitID, Summary: summary})
-	o.extra = map[string]any{"revision": unitID}
-	if rev.continued != "" {
-		o.extra["continued_by"] = rev.continued
-	}
-	o.log(model.OpMerge, model.MergeRequest{ConflictID: c.ID, Strategy: model.Rework,
+	o.revision, o.continuedBy = unitID, rev.continued
+	logDecision(&o, model.OpMerge, model.MergeRequest{ConflictID: c.ID, Strategy: model.Rework,
 		Resolution: model.MergeResolution{Rationale: o.rationale}})
 	return o.err
 }

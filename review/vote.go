@@ -147,8 +147,8 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 			Summary: fmt.Sprintf("the vote on %s tied at quorum and went to a human operator", c.ID)})
 		resp.Closed = true
 	}
-	o.log(model.OpVote, map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
-		"changed": resp.Changed, "for_a": resp.Tally.ForA, "for_b": resp.Tally.ForB})
+	logDecision(&o, model.OpVote, model.BallotLog{ConflictID: c.ID, Choice: choice, Rationale: rationale,
+		Changed: resp.Changed, ForA: resp.Tally.ForA, ForB: resp.Tally.ForB})
 	if o.err != nil {
 		return model.VoteResponse{}, o.err
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -213,101 +212,93 @@ func historyText(st Styles, d model.ConflictDetail, raw bool) string {
 	return b.String()
 }
 
-// loggedEvent is what review logs with a decision, a ballot or a
-// reopening: enough of it to say what happened.
-type loggedEvent struct {
-	Request struct {
-		Strategy   model.Strategy `json:"strategy"`
-		Resolution struct {
-			WinnerID  *string `json:"winner_id"`
-			Rationale string  `json:"rationale"`
-		} `json:"resolution"`
-		Proposal *model.Proposed `json:"proposal"`
-	} `json:"request"`
-	Status     model.ConflictStatus `json:"status"`
-	Superseded []string             `json:"superseded_units"`
-	NewUnit    *string              `json:"new_unit_id"`
-	Outcome    string               `json:"outcome"`
-	Choice     string               `json:"choice"`
-	Changed    bool                 `json:"changed"`
-	Rationale  string               `json:"rationale"`
-	Undone     *model.Resolution    `json:"undone"`
-	Route      *model.Route         `json:"route"`
-	ReworkOf   string               `json:"rework_of"`
+// eventSentence says in a sentence what one event of a conflict did; an
+// event whose payload does not decode says so.
+func eventSentence(st Styles, c model.Conflict, e model.Event) string {
+	s, err := eventSentenceOf(st, c, e)
+	if err != nil {
+		s += st.Error.Render(" · " + lineOf(err.Error()))
+	}
+	return s
 }
 
-// eventSentence says in a sentence what one event of a conflict did.
-func eventSentence(st Styles, c model.Conflict, e model.Event) string {
+// eventSentenceOf reads e's payload through its model type and says what
+// it did.
+func eventSentenceOf(st Styles, c model.Conflict, e model.Event) (string, error) {
 	who := st.Bold.Render(safetext.Line(e.AgentID))
-	var p loggedEvent
-	_ = json.Unmarshal(e.Payload, &p)
 	why := func(s string) string {
 		if strings.TrimSpace(s) == "" {
 			return ""
 		}
 		return st.Muted.Render(": " + lineOf(s))
 	}
-	if highwayEvent(e, p) {
-		// Routing, reminders, deadlines and rework: model's sentence
-		// names the owner, the deadline and the fallback.
-		return safetext.Line(model.EventSentence(c, e)) + why(p.Request.Resolution.Rationale)
+	// Routing, reminders, deadlines and rework: model's sentence names
+	// the owner, the deadline and the fallback.
+	highway := func(rationale string) (string, error) {
+		s, err := model.EventSentence(c, e)
+		return safetext.Line(s) + why(rationale), err
 	}
 	switch e.Operation {
+	case model.OpRework, model.OpRemind:
+		return highway("")
 	case model.OpDetect:
-		return who + " recorded a contradiction: the conflict opened" + why(c.Description)
+		p, err := model.DecodePayload[model.Conflict](e)
+		if err == nil && p.ReworkOf != "" {
+			return highway("")
+		}
+		return who + " recorded a contradiction: the conflict opened" + why(c.Description), err
 	case model.OpVote:
+		p, err := model.DecodePayload[model.VoteLog](e)
 		verb := "voted for"
-		if p.Changed {
+		if p.Request.Changed {
 			verb = "changed their vote to"
 		}
-		return who + " " + verb + " " + c.Side(p.Choice) + " (" + safetext.Line(p.Choice) + ")" + why(p.Rationale)
+		return who + " " + verb + " " + c.Side(p.Request.Choice) + " (" + safetext.Line(p.Request.Choice) + ")" + why(p.Request.Rationale), err
 	case model.OpReopen:
+		p, err := model.DecodePayload[model.ReopenLog](e)
 		taken := "its decision"
-		if p.Undone != nil {
+		if p.Undone.ResolvedBy != "" {
 			taken = "the " + string(p.Undone.Strategy) + " decision of " + safetext.Line(p.Undone.ResolvedBy)
 		}
-		return who + " reopened it, taking back " + taken + why(p.Rationale)
+		return who + " reopened it, taking back " + taken + why(p.Rationale), err
 	case model.OpMerge:
 	default:
-		return who + " " + safetext.Line(e.Operation)
+		return who + " " + safetext.Line(e.Operation), nil
 	}
+	p, err := model.DecodePayload[model.MergeLog](e)
 	r := p.Request
-	if p.Outcome == "timeout" {
-		who = "its deadline passed, and the fallback"
+	if err != nil || e.AgentID == model.FallbackAgent || highwayMerge(p) {
+		return highway(r.Resolution.Rationale)
 	}
 	switch {
 	case p.Status == model.StatusEscalated:
-		return who + " escalated it to a person" + why(r.Resolution.Rationale)
+		return who + " escalated it to a person" + why(r.Resolution.Rationale), nil
 	case p.Status == model.StatusPendingVote:
-		return who + " put it to a vote" + why(r.Resolution.Rationale)
+		return who + " put it to a vote" + why(r.Resolution.Rationale), nil
 	case r.Strategy == model.Dismiss:
-		return who + " dismissed it: both units stand" + why(r.Resolution.Rationale)
-	case r.Strategy == model.Synthesis && p.NewUnit != nil:
-		return who + " wrote a synthesis, " + safetext.Line(*p.NewUnit) + ", superseding both" + why(r.Resolution.Rationale)
+		return who + " dismissed it: both units stand" + why(r.Resolution.Rationale), nil
+	case r.Strategy == model.Synthesis && p.NewUnitID != nil:
+		return who + " wrote a synthesis, " + safetext.Line(*p.NewUnitID) + ", superseding both" + why(r.Resolution.Rationale), nil
 	}
 	s := who + " decided it by " + string(r.Strategy)
 	if r.Resolution.WinnerID != nil {
 		s += ": " + c.Side(*r.Resolution.WinnerID) + " prevails"
 	}
-	if len(p.Superseded) > 0 {
-		s += ", " + safetext.Line(strings.Join(p.Superseded, ", ")) + " superseded"
+	if len(p.SupersededUnits) > 0 {
+		s += ", " + safetext.Line(strings.Join(p.SupersededUnits, ", ")) + " superseded"
 	}
-	return s + why(r.Resolution.Rationale)
+	return s + why(r.Resolution.Rationale), nil
 }
 
-// highwayEvent reports whether e is about a route: an escalation or a
-// vote with an owner or a deadline, a reminder, a fallback, a rework
-// round or the conflict a rework continues.
-func highwayEvent(e model.Event, p loggedEvent) bool {
+// highwayMerge reports whether a MERGE is about a route: a rework
+// round's end, or an escalation or a vote with an owner, a deadline or a
+// proposal.
+func highwayMerge(p model.MergeLog) bool {
 	switch {
-	case e.Operation == model.OpRework, e.Operation == model.OpRemind, e.AgentID == model.FallbackAgent:
+	case p.Request.Strategy == model.Rework:
 		return true
-	case e.Operation == model.OpMerge && p.Request.Strategy == model.Rework:
-		return true
-	case e.Operation == model.OpMerge && (p.Status == model.StatusEscalated || p.Status == model.StatusPendingVote):
+	case p.Status == model.StatusEscalated || p.Status == model.StatusPendingVote:
 		return p.Route != nil && (p.Route.Owner != "" || p.Route.Deadline != nil) || p.Request.Proposal != nil
-	case e.Operation == model.OpDetect:
-		return p.ReworkOf != ""
 	}
 	return false
 }

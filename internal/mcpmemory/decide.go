@@ -28,7 +28,7 @@ import (
 // when Merge would take req now, else its refusal.
 func (d *Desk) CheckMerge(ctx context.Context, callerID string, req model.MergeRequest) error {
 	const op = model.OpMerge
-	if err := validate(req); err != nil {
+	if err := model.CheckMergeRequest(req); err != nil {
 		return err
 	}
 	if callerID == "" {
@@ -67,7 +67,7 @@ func checkDecision(ctx context.Context, tx *sql.Tx, caller model.Agent, req mode
 func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeRequest) (model.MergeResponse, error) {
 	const op = model.OpMerge
 	var resp model.MergeResponse
-	if err := validate(req); err != nil {
+	if err := model.CheckMergeRequest(req); err != nil {
 		return resp, err
 	}
 	if callerID == "" {
@@ -112,25 +112,6 @@ func (d *Desk) Merge(ctx context.Context, callerID string, req model.MergeReques
 	return resp, nil
 }
 
-// validate checks a MERGE request on its own, as arbiter's rules do.
-func validate(req model.MergeRequest) error {
-	const op = model.OpMerge
-	r := req.Resolution
-	switch {
-	case !req.Strategy.Valid():
-		return model.Errorf(op, model.CodeInvalidRequest, "use one of the strategies `arbiter merge --help` lists", "unknown strategy %q", req.Strategy)
-	case strings.TrimSpace(r.Rationale) == "":
-		return model.Errorf(op, model.CodeInvalidRequest, "say why in the rationale", "a rationale is required")
-	case req.Strategy.NeedsWinner() && (r.WinnerID == nil || *r.WinnerID == ""):
-		return model.Errorf(op, model.CodeInvalidRequest, "name the memory to keep", "%s needs a winner", req.Strategy)
-	case !req.Strategy.NeedsWinner() && req.Strategy != model.LastWriteWins && r.WinnerID != nil && *r.WinnerID != "":
-		return model.Errorf(op, model.CodeInvalidRequest, "leave the winner out", "%s takes no winner", req.Strategy)
-	case r.Synthesis != nil && *r.Synthesis != "" && req.Strategy != model.Synthesis:
-		return model.Errorf(op, model.CodeInvalidRequest, "use --strategy synthesis", "only synthesis takes synthesis text")
-	}
-	return nil
-}
-
 // pickWinner is the memory a strategy keeps: the one named (by its id,
 // a longer prefix of its hash or the whole hash), which a deterministic
 // rule must pick too (a tie decides nothing); "" for dismiss.
@@ -153,17 +134,14 @@ func pickWinner(dt model.ConflictDetail, f found, req model.MergeRequest) (strin
 				"%q does not name one of %s's memories (%s, %s)", *w, c.ID, c.UnitA, c.UnitB)
 		}
 	}
-	if req.Strategy.Deterministic() {
-		pick := model.RulePick(req.Strategy, dt.A.Contender(), dt.B.Contender())
-		switch {
-		case pick.Tie:
-			return "", model.Errorf(op, model.CodeMergeFailed, "name the memory to keep with authority",
-				"%s cannot decide: the memories tie (%s)", req.Strategy, pick.Why)
-		case winner != "" && winner != pick.WinnerID:
-			return "", model.Errorf(op, model.CodeMergeFailed, "keep "+pick.WinnerID+", or keep "+winner+" with authority",
-				"%s picks %s (%s), not %s", req.Strategy, pick.WinnerID, pick.Why, winner)
+	named := winner
+	winner, pick, refusal := model.MergeWinner(req.Strategy, named, dt.A.Contender(), dt.B.Contender())
+	if refusal != nil {
+		refusal.SuggestedAction = "name the memory to keep with authority"
+		if !pick.Tie {
+			refusal.SuggestedAction = "keep " + pick.WinnerID + ", or keep " + named + " with authority"
 		}
-		winner = pick.WinnerID
+		return "", refusal
 	}
 	return winner, nil
 }

@@ -1,0 +1,140 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The payloads of the events review logs, one Go type each: review writes
+// them through these types and every reader (the history, the screen, the
+// decisions export) decodes them through the same types, with
+// DecodePayload. Their JSON tags are the field format
+// (docs/field-format.md, "events").
+//
+//	operation  payload
+//	REGISTER   RegisterLog
+//	RECORD     RecordRequest
+//	DETECT     Conflict
+//	MERGE      MergeLog
+//	VOTE       VoteLog
+//	REWORK     ReworkLog
+//	REOPEN     ReopenLog
+//	REMIND     RemindLog
+//	POLICY     PolicyLog
+
+// DecisionLog is the payload of a decision's event: the request R and
+// what it did.
+type DecisionLog[R any] struct {
+	Request         R              `json:"request"`
+	Status          ConflictStatus `json:"status"`
+	SupersededUnits []string       `json:"superseded_units"`
+	NewUnitID       *string        `json:"new_unit_id"`
+	NotifiedAgents  []string       `json:"notified_agents"`
+	// MessageID is the id of the decisions file's message the decision
+	// was applied from; "" for a live decision.
+	MessageID string `json:"message_id,omitempty"`
+	// OverriddenBallots are the ballots of a vote a human operator closed
+	// short of its quorum; nil when no vote was overridden.
+	OverriddenBallots []Ballot `json:"overridden_ballots,omitzero"`
+	// Route is where a routed conflict went, the policy's defaults
+	// applied (not on a VOTE).
+	Route *Route `json:"route,omitempty"`
+	// Timeout is set on what a deadline executed; nil otherwise. Check it
+	// before reading its fields.
+	*Timeout
+	// Revision is the unit whose RECORD settled a conflict sent back for
+	// rework, and ContinuedBy the conflict that goes on when it still
+	// contradicts the other unit.
+	Revision    string `json:"revision,omitempty"`
+	ContinuedBy string `json:"continued_by,omitempty"`
+}
+
+// MergeLog is the payload of a MERGE event.
+type MergeLog = DecisionLog[MergeRequest]
+
+// VoteLog is the payload of a VOTE event.
+type VoteLog = DecisionLog[BallotLog]
+
+// ReworkLog is the payload of a REWORK event: a conflict sent back to its
+// authors, by a person or by a deadline.
+type ReworkLog = DecisionLog[ReworkRequest]
+
+// Timeout is what a decision executed by a deadline logs of the deadline.
+type Timeout struct {
+	Outcome  string     `json:"outcome"` // always TimeoutOutcome
+	Fallback Fallback   `json:"fallback"`
+	Deadline *time.Time `json:"deadline"`
+	RoutedTo string     `json:"routed_to"`
+	RoutedAt time.Time  `json:"routed_at"`
+	// WinnerID is the unit a vote's majority picked at its deadline.
+	WinnerID *string `json:"winner_id,omitempty"`
+}
+
+// TimeoutOutcome is Timeout.Outcome.
+const TimeoutOutcome = "timeout"
+
+// BallotLog is the request a VOTE event logs: the ballot and the tally
+// after it.
+type BallotLog struct {
+	ConflictID string `json:"conflict_id"`
+	Choice     string `json:"choice"`
+	Rationale  string `json:"rationale"`
+	Changed    bool   `json:"changed"`
+	ForA       int    `json:"for_a"`
+	ForB       int    `json:"for_b"`
+}
+
+// RemindLog is the payload of a REMIND event: a reminder (Kind
+// SweepReminder) or an overdue notice (SweepOverdue).
+type RemindLog struct {
+	ConflictID     string     `json:"conflict_id"`
+	Kind           string     `json:"kind"`
+	Reminded       int        `json:"reminded"`
+	Owner          string     `json:"owner"`
+	Deadline       *time.Time `json:"deadline"`
+	Fallback       Fallback   `json:"fallback"`
+	Left           string     `json:"left"`
+	NotifiedAgents []string   `json:"notified_agents"`
+}
+
+// ReopenLog is the payload of a REOPEN event: the decision taken back and
+// what became of its units.
+type ReopenLog struct {
+	ConflictID     string     `json:"conflict_id"`
+	Rationale      string     `json:"rationale"`
+	Undone         Resolution `json:"undone"`
+	RestoredUnits  []string   `json:"restored_units"`
+	RetractedUnit  *string    `json:"retracted_unit"`
+	NotifiedAgents []string   `json:"notified_agents"`
+}
+
+// RegisterLog is the payload of a REGISTER event.
+type RegisterLog struct {
+	Role      string    `json:"role"`
+	Kind      AgentKind `json:"kind"`
+	Authority int       `json:"authority"`
+	DBRole    string    `json:"db_role,omitempty"`
+}
+
+// PolicyLog is the payload of a POLICY event.
+type PolicyLog struct {
+	Before         Policy   `json:"before"`
+	After          Policy   `json:"after"`
+	Changes        []string `json:"changes"`
+	NotifiedAgents []string `json:"notified_agents"`
+}
+
+// DecodePayload reads e's payload as a T, the type its operation logs
+// (above). An event without a payload reads as T's zero value; one that
+// does not decode is an error naming the event.
+func DecodePayload[T any](e Event) (T, error) {
+	var p T
+	if len(e.Payload) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(e.Payload, &p); err != nil {
+		return p, fmt.Errorf("the payload of event %d (%s by %s) does not read: %w", e.ID, e.Operation, e.AgentID, err)
+	}
+	return p, nil
+}
