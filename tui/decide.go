@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,11 +15,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// decideForm is the decision being written for one conflict. It outlives
-// refusals and leaving the form: what was typed stays until it is written.
+// decideForm is the decision being written for one conflict, which it
+// reads from the conflict's one value (open.go). It outlives refusals and
+// leaving the form: what was typed stays until it is written.
 type decideForm struct {
 	submission[model.MergeResponse]
-	detail    model.ConflictDetail
+	*openConflict
 	choices   []model.Choice
 	sel       int
 	winner    string
@@ -33,8 +33,6 @@ type decideForm struct {
 	// run on.
 	check   string
 	checked string
-	// changed says the conflict moved while the form was open.
-	changed string
 	// modifies is the proposal the form changes (startModify), whose
 	// note the rationale gets.
 	modifies *model.Proposal
@@ -49,12 +47,12 @@ type checkedMsg struct {
 
 type previewMsg struct{ id, out string }
 
-func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.Map) *decideForm {
+func newDecideForm(c *openConflict, me model.Agent, dark bool, k keymap.Map) *decideForm {
 	f := &decideForm{
-		detail:    d,
-		choices:   model.Choices(me, d),
-		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
-		synthesis: newTextarea("The new unit's text, in markdown. "+keyOf(k.Editor)+" opens $EDITOR with both units.", dark),
+		openConflict: c,
+		choices:      model.Choices(me, c.detail),
+		rationale:    newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
+		synthesis:    newTextarea("The new unit's text, in markdown. "+keyOf(k.Editor)+" opens $EDITOR with both units.", dark),
 	}
 	f.sel = -1
 	for i, c := range f.choices {
@@ -73,18 +71,18 @@ func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.M
 // startDecide opens the decision form on the conflict on screen, with
 // what was typed before if it was left unwritten.
 func (m *Model) startDecide() tea.Cmd {
-	v := &m.conflict
+	c := m.conflict.openConflict
 	if why := m.notYours(); why != "" {
 		return m.say(why)
 	}
-	f := m.drafts[v.id]
+	f := c.decide
 	if f == nil || f.result != nil {
-		f = newDecideForm(v.detail, m.me, m.styles.Theme.Dark, m.keys)
-		m.drafts[v.id] = f
-	} else if f.detail.Conflict.Version != v.detail.Conflict.Version {
-		f.refresh(v.detail, m.me)
+		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
+		c.decide = f
+	} else {
+		f.refresh(m.me) // the conflict may have moved while the form was left
 	}
-	m.screen = screenDecide
+	m.push(decideScreen{})
 	f.layout(m.width, m.bodyHeight())
 	return m.checkDraft(f)
 }
@@ -106,21 +104,22 @@ func (m *Model) checkDraft(f *decideForm) tea.Cmd {
 		return nil
 	}
 	f.checked = key
-	svc, as, id := m.svc, m.opt.As, f.detail.Conflict.ID
+	ctx, svc, as, id := m.ctx, m.svc, m.opt.As, f.detail.Conflict.ID
 	return func() tea.Msg {
 		refusal := ""
-		if err := svc.CheckMerge(context.Background(), as, req); err != nil {
+		if err := svc.CheckMerge(ctx, as, req); err != nil {
 			refusal = plainError(err)
 		}
 		return checkedMsg{id: id, key: key, refusal: refusal}
 	}
 }
 
-// refresh moves a kept draft onto the conflict's new state, keeping what
-// was typed.
-func (f *decideForm) refresh(d model.ConflictDetail, me model.Agent) {
+// refresh moves the form's choices onto the conflict's state, keeping
+// what was typed and the strategy chosen.
+func (f *decideForm) refresh(me model.Agent) {
 	s := f.strategy()
-	f.detail, f.choices = d, model.Choices(me, d)
+	f.choices = model.Choices(me, f.detail)
+	f.sel = min(f.sel, len(f.choices)-1)
 	for i, c := range f.choices {
 		if c.Strategy == s {
 			f.sel = i
@@ -206,7 +205,7 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 }
 
 func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
-	f := m.drafts[m.conflict.id]
+	f := m.conflict.decide
 	k := m.keys
 	if f.busy && key.Matches(msg, k.Undo) {
 		return m.undo()
@@ -216,12 +215,10 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case stepSend:
 		req, _ := f.request()
-		cmd := m.hold(req.ConflictID+": "+string(req.Strategy), []model.MergeRequest{req})
-		m.pending.form = req.ConflictID
-		return cmd
+		return m.holdPending(&pending{label: req.ConflictID + ": " + string(req.Strategy), reqs: []model.MergeRequest{req}, form: req.ConflictID})
 	case stepLeave:
-		m.screen = screenQueue
-		delete(m.drafts, m.conflict.id)
+		m.toQueue()
+		m.conflict.decide = nil
 		m.queue.skipTo(m.queueRows(), m.isPending)
 		return m.reloadQueue()
 	}
@@ -235,7 +232,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.preview = ""
 			return nil
 		}
-		m.screen = screenConflict
+		m.pop()
 		return nil
 	case key.Matches(msg, k.Submit):
 		_, problem := f.request()
@@ -289,7 +286,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 // decideHelp is the footer of the decision form.
 func (m *Model) decideHelp() []key.Binding {
 	k := m.keys
-	f := m.drafts[m.conflict.id]
+	f := m.conflict.decide
 	switch {
 	case f != nil && f.result != nil:
 		return []key.Binding{k.Back}
@@ -322,8 +319,8 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	}
 	b.WriteString(st.Title.Render(title) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
-	if f.changed != "" && f.result == nil {
-		b.WriteString(strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(f.changed)), w), "\n") + "\n\n")
+	if f.result == nil {
+		b.WriteString(f.noticeView(st, w))
 	}
 	switch {
 	case f.result != nil:
@@ -447,4 +444,28 @@ func resultView(st Styles, r model.MergeResponse) string {
 	}
 	b.WriteString("  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")))
 	return b.String()
+}
+
+// decideScreen is the decision form on the open conflict.
+type decideScreen struct{}
+
+func (decideScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.decideKey(msg) }
+func (decideScreen) help(m *Model) []key.Binding               { return m.decideHelp() }
+func (decideScreen) typing() bool                              { return true }
+
+func (decideScreen) view(m *Model, w, h int) string {
+	f := m.conflict.decide
+	if f == nil {
+		return ""
+	}
+	text, focus := f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+	return window(text, focus, h)
+}
+
+func (decideScreen) update(m *Model, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if f := m.conflict.decide; f != nil {
+		f.rationale, cmd = f.rationale.Update(msg)
+	}
+	return cmd
 }

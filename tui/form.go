@@ -35,13 +35,6 @@ type submission[R any] struct {
 	result     *R
 }
 
-// answerMsg is the field's answer to what a form sent.
-type answerMsg[R any] struct {
-	conflictID string
-	resp       R
-	err        error
-}
-
 // step is what a key press does to a form once it is sent or asking.
 type step int
 
@@ -82,13 +75,13 @@ func (s *submission[R]) key(msg tea.KeyPressMsg, k keymap.Map, leave ...key.Bind
 
 // answer takes the field's answer; a refusal is said after refused ("Not
 // written: "). It reports whether anything was written.
-func (s *submission[R]) answer(msg answerMsg[R], refused string) bool {
+func (s *submission[R]) answer(resp R, err error, refused string) bool {
 	s.busy = false
-	if msg.err != nil {
-		s.refusal = refused + plainError(msg.err)
+	if err != nil {
+		s.refusal = refused + plainError(err)
 		return false
 	}
-	s.result = &msg.resp
+	s.result = &resp
 	return true
 }
 
@@ -96,9 +89,18 @@ func (s *submission[R]) answer(msg answerMsg[R], refused string) bool {
 // queue when something was written.
 func (m *Model) answered(conflictID string, written bool) tea.Cmd {
 	if !written {
-		return loadDetail(m.svc, conflictID)
+		return loadDetail(m.ctx, m.svc, conflictID)
 	}
-	return tea.Batch(m.reloadQueue(), loadDetail(m.svc, conflictID))
+	return tea.Batch(m.reloadQueue(), loadDetail(m.ctx, m.svc, conflictID))
+}
+
+// noticeView says, above a form, that its conflict changed while on
+// screen.
+func (c *openConflict) noticeView(st Styles, w int) string {
+	if c.notice == "" {
+		return ""
+	}
+	return strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(c.notice)), w), "\n") + "\n\n"
 }
 
 // statusView says what went wrong, wrapped to w, or that the form is

@@ -80,7 +80,7 @@ func (m *Model) startSuggestion(f *decideForm) tea.Cmd {
 	}
 	f.suggest.waiting = true
 	f.suggest.note = "Comparing the units…"
-	return compareWhole(m.svc, f.detail)
+	return compareWhole(m.ctx, m.svc, f.detail)
 }
 
 // suggestionArrived takes a comparison made for the form's conflict.
