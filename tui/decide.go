@@ -26,7 +26,7 @@ type decideForm struct {
 	winner    string
 	rationale textarea.Model
 	synthesis textarea.Model
-	focus     field
+	focus     focusArea
 	preview   string // rendered synthesis, when previewing
 	// check is the field's verdict on the decision as it stands (MERGE's
 	// dry run), "" when it would take it; checked is the request it was
@@ -142,30 +142,30 @@ func (f *decideForm) pickDefaultWinner() {
 	f.winner = p.WinnerID
 }
 
-// fields lists the parts of the form the chosen strategy uses.
-func (f *decideForm) fields() []field {
-	out := []field{fieldStrategy}
+// areas lists the parts of the form the chosen strategy uses.
+func (f *decideForm) areas() []focusArea {
+	out := []focusArea{focusStrategy}
 	if f.strategy().NeedsWinner() || f.strategy() == model.LastWriteWins {
-		out = append(out, fieldWinner)
+		out = append(out, focusWinner)
 	}
-	out = append(out, fieldRationale)
+	out = append(out, focusRationale)
 	if f.strategy() == model.Synthesis {
-		out = append(out, fieldSynthesis)
+		out = append(out, focusSynthesis)
 	}
 	return out
 }
 
-// cycle moves the focus to the next (or previous) field.
+// cycle moves the focus to the next (or previous) part of the form.
 func (f *decideForm) cycle(delta int) {
-	fs := f.fields()
+	fs := f.areas()
 	i := max(0, slices.Index(fs, f.focus))
 	f.focus = fs[(i+delta+len(fs))%len(fs)]
 	f.rationale.Blur()
 	f.synthesis.Blur()
 	switch f.focus {
-	case fieldRationale:
+	case focusRationale:
 		f.rationale.Focus()
-	case fieldSynthesis:
+	case focusSynthesis:
 		f.synthesis.Focus()
 	}
 }
@@ -259,7 +259,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	switch f.focus {
-	case fieldStrategy:
+	case focusStrategy:
 		switch {
 		case key.Matches(msg, k.Up):
 			f.sel = max(0, f.sel-1)
@@ -268,14 +268,14 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		f.pickDefaultWinner()
 		return m.checkDraft(f)
-	case fieldWinner:
+	case focusWinner:
 		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
 			f.winner = id
 		}
 		return m.checkDraft(f)
-	case fieldRationale:
+	case focusRationale:
 		f.rationale, cmd = f.rationale.Update(msg)
-	case fieldSynthesis:
+	case focusSynthesis:
 		f.preview = ""
 		f.synthesis, cmd = f.synthesis.Update(msg)
 		f.recount()
@@ -302,12 +302,12 @@ func (m *Model) decideHelp() []key.Binding {
 	return b
 }
 
-// view draws the form, and says on which of its lines the field that has
+// view draws the form, and says on which of its lines the part that has
 // the keyboard starts, so that a short screen can show that part.
 func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) (string, int) {
 	var b strings.Builder
 	focusAt := 0
-	mark := func(fl field) {
+	mark := func(fl focusArea) {
 		if f.focus == fl {
 			focusAt = strings.Count(b.String(), "\n")
 		}
@@ -334,8 +334,8 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 		b.WriteString(f.confirmView(st, k, agents, w))
 		return b.String(), 0
 	}
-	mark(fieldStrategy)
-	b.WriteString(fieldLabel(st, f.focus == fieldStrategy, "Strategy") + "\n")
+	mark(focusStrategy)
+	b.WriteString(areaLabel(st, f.focus == focusStrategy, "Strategy") + "\n")
 	for i, ch := range f.choices {
 		line := "  " + string(ch.Strategy)
 		if ch.Strategy.Extension() {
@@ -352,19 +352,19 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	if f.check != "" {
 		b.WriteString(strings.Join(wrapLines(st.Error.Render("✗ "+safetext.Line(f.check)), w), "\n") + "\n")
 	}
-	if slices.Contains(f.fields(), fieldWinner) {
+	if slices.Contains(f.areas(), focusWinner) {
 		b.WriteString("\n")
-		mark(fieldWinner)
-		b.WriteString(strings.Join(wrapLines(fieldLabel(st, f.focus == fieldWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
+		mark(focusWinner)
+		b.WriteString(strings.Join(wrapLines(areaLabel(st, f.focus == focusWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
 	}
 	b.WriteString("\n")
-	mark(fieldRationale)
-	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n")
+	mark(focusRationale)
+	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n")
 	b.WriteString(f.rationale.View() + "\n")
 	if f.strategy() == model.Synthesis {
 		b.WriteString("\n")
-		mark(fieldSynthesis)
-		b.WriteString(fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") + f.synthesisHints(st, k) + "\n")
+		mark(focusSynthesis)
+		b.WriteString(areaLabel(st, f.focus == focusSynthesis, "Synthesis") + f.synthesisHints(st, k) + "\n")
 		if f.preview != "" {
 			b.WriteString(f.preview + "\n")
 		} else {
@@ -378,7 +378,7 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 
 // layout sizes the text boxes for a w × h area: the synthesis box takes
 // what the rest leaves, and never fewer than five lines (the form then
-// scrolls to the field being typed).
+// scrolls to the part being typed).
 func (f *decideForm) layout(w, h int) {
 	f.rationale.SetWidth(min(w, 100))
 	f.rationale.SetHeight(3)

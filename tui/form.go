@@ -13,17 +13,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// What the decide and vote forms share: their fields, and what happens
+// What the decide and vote forms share: their parts, and what happens
 // once they are sent.
 
-// field is a part of a form that has the keyboard.
-type field int
+// focusArea is the part of a form that has the keyboard.
+type focusArea int
 
 const (
-	fieldStrategy field = iota
-	fieldWinner
-	fieldRationale
-	fieldSynthesis
+	focusStrategy focusArea = iota
+	focusWinner
+	focusRationale
+	focusSynthesis
 )
 
 // submission is a form's way to the field: asked to confirm, written
@@ -148,8 +148,8 @@ func chooseSide(msg tea.KeyPressMsg, k keymap.Map, c model.Conflict) string {
 	return ""
 }
 
-// fieldLabel names a field, marked when it has the keyboard.
-func fieldLabel(st Styles, focused bool, name string) string {
+// areaLabel names a part of a form, marked when it has the keyboard.
+func areaLabel(st Styles, focused bool, name string) string {
 	if focused {
 		return st.Key.Render("▍" + name)
 	}

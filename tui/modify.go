@@ -56,7 +56,7 @@ func (f *decideForm) startFrom(me model.Agent, p model.Proposal) {
 	if p.Synthesis != nil {
 		f.synthesis.SetValue(*p.Synthesis)
 	}
-	f.focus = fieldStrategy
+	f.focus = focusStrategy
 	f.cycle(1) // to the winner, or the rationale
 }
 

@@ -112,7 +112,7 @@ func (f *decideForm) applySuggestion(c *comparison) {
 		s.note += fmt.Sprintf(" Settle %s: keep one side of each (or write your own) and delete the %s, %s and %s lines.",
 			alternatives(n), threeway.MarkerA, threeway.MarkerSep, threeway.MarkerB)
 	}
-	f.focus = fieldSynthesis
+	f.focus = focusSynthesis
 	f.rationale.Blur()
 	f.synthesis.Focus()
 }

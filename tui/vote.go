@@ -22,7 +22,7 @@ type voteForm struct {
 	*openConflict
 	me        model.Agent
 	choice    string
-	focus     field
+	focus     focusArea
 	rationale textarea.Model
 }
 
@@ -35,9 +35,9 @@ func newVoteForm(c *openConflict, me model.Agent, dark bool) *voteForm {
 		}
 	}
 	if f.choice == "" {
-		f.focus = fieldWinner
+		f.focus = focusWinner
 	} else {
-		f.focus = fieldRationale
+		f.focus = focusRationale
 		f.rationale.Focus()
 	}
 	return f
@@ -83,12 +83,12 @@ func rolesOf(p model.Policy) string {
 
 // cycle moves between the choice and the rationale.
 func (f *voteForm) cycle() {
-	if f.focus == fieldWinner {
-		f.focus = fieldRationale
+	if f.focus == focusWinner {
+		f.focus = focusRationale
 		f.rationale.Focus()
 		return
 	}
-	f.focus = fieldWinner
+	f.focus = focusWinner
 	f.rationale.Blur()
 }
 
@@ -168,7 +168,7 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.cycle()
 		return nil
 	}
-	if f.focus == fieldWinner {
+	if f.focus == focusWinner {
 		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
 			f.choice = id
 		}
@@ -247,9 +247,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
 	}
-	b.WriteString("\n" + fieldLabel(st, f.focus == fieldWinner, "For") + "  " + sidesView(st, c, f.choice) +
+	b.WriteString("\n" + areaLabel(st, f.focus == focusWinner, "For") + "  " + sidesView(st, c, f.choice) +
 		st.Muted.Render("  "+sidesHint(k)+" · "+keyOf(k.Next)+" to the rationale") + "\n\n")
-	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
+	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
 		t, o := f.after()
 		b.WriteString("\n" + st.Header.Render("Cast this vote?") + fmt.Sprintf(" For %s (%s). Afterwards: %d for A · %d for B · %d of quorum %d.",
