@@ -74,7 +74,5 @@ func (m *Model) reworkLine(pl plan) string {
 
 // holdAll starts the undo window for decisions and reworks.
 func (m *Model) holdAll(label string, reqs []model.MergeRequest, reworks []model.ReworkRequest) tea.Cmd {
-	cmd := m.hold(label, reqs)
-	m.pending.reworks = reworks
-	return cmd
+	return m.holdPending(&pending{label: label, reqs: reqs, reworks: reworks})
 }

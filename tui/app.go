@@ -37,6 +37,10 @@ type Options struct {
 	Keys keymap.Map
 	// Now tells the time; tests fix it. Defaults to time.Now.
 	Now func() time.Time
+	// Context is the session's: when it ends, every command the screen
+	// started (reads, writes, the watch on the field) stops. Run gives
+	// it; defaults to a context that never ends.
+	Context context.Context
 	// UndoWindow is how long a decision made on the screen waits before
 	// it is written; 0 means undoWindow (5 s).
 	UndoWindow time.Duration
@@ -45,25 +49,15 @@ type Options struct {
 	SweepEvery time.Duration
 }
 
-type screen int
-
-const (
-	screenQueue screen = iota
-	screenConflict
-	screenDecide
-	screenVote
-)
-
 // Model is the root of the screen.
 type Model struct {
-	svc    review.Desk
-	opt    Options
-	keys   keymap.Map
-	styles Styles
-	help   help.Model
-	md     *markdown
-	cache  map[mdKey]formatted
-	three  threeCache
+	viewContext
+	svc   review.Desk
+	opt   Options
+	help  help.Model
+	md    *markdown
+	cache map[mdKey]formatted
+	three threeCache
 
 	me       model.Agent
 	meErr    error
@@ -85,17 +79,19 @@ type Model struct {
 	watching    bool // the field is watched for changes
 
 	width, height int
-	screen        screen
-	queue         queue
-	conflict      conflictView
-	drafts        map[string]*decideForm
-	vote          *voteForm
-	fullHelp      bool
-	version       int64
-	flash         string
-	queueSeq      int
-	footer        string
-	flashID       int
+	// stack is the screens, the one in front last (screens.go); the
+	// queue is always at the bottom.
+	stack    []screen
+	queue    queue
+	conflict conflictView
+	// held is the conflicts the screen holds: the open one, and those
+	// left with a draft on them (open.go).
+	held     map[string]*openConflict
+	version  int64
+	flash    string
+	queueSeq int
+	footer   string
+	flashID  int
 }
 
 // New builds the screen over svc.
@@ -103,14 +99,18 @@ func New(svc review.Desk, opt Options) *Model {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
 	k := opt.Keys
 	if k.IsZero() {
 		k = keymap.Default()
 	}
 	md := newMarkdown()
 	md.rawKey = keyOf(k.Raw)
-	m := &Model{svc: svc, opt: opt, keys: k, help: help.New(), md: md,
-		cache: map[mdKey]formatted{}, queue: newQueue(), drafts: map[string]*decideForm{},
+	m := &Model{viewContext: viewContext{ctx: opt.Context, now: opt.Now, keys: k}, svc: svc, opt: opt, help: help.New(), md: md,
+		cache: map[mdKey]formatted{}, queue: newQueue(), stack: []screen{queueScreen{}},
+		conflict: newConflictView(&openConflict{}), held: map[string]*openConflict{},
 		marks: map[string]bool{}, written: map[string]int64{}}
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
@@ -140,9 +140,8 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) loadIdentity() tea.Cmd {
-	svc, as := m.svc, m.opt.As
+	ctx, svc, as := m.ctx, m.svc, m.opt.As
 	return func() tea.Msg {
-		ctx := context.Background()
 		agents, err := svc.Agents(ctx)
 		if err != nil {
 			return identityMsg{err: err}
@@ -166,9 +165,9 @@ func (m *Model) loadQueue(limit int) tea.Cmd {
 	m.queueSeq++
 	q := m.queue.query(limit)
 	if m.me.ID != "" {
-		q.For, q.Mine = model.ViewerOf(m.policy, m.me, m.opt.Now()), m.queue.mineOnly
+		q.For, q.Mine = model.ViewerOf(m.policy, m.me, m.now()), m.queue.mineOnly
 	}
-	return loadQueue(m.svc, q, m.queueSeq, m.me.ID)
+	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID)
 }
 
 func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
@@ -217,28 +216,7 @@ func (m *Model) render() string {
 		footer = m.promptView()
 	}
 	bodyH := m.bodyHeight()
-	var body string
-	switch {
-	case m.fullHelp:
-		body = m.helpView()
-	case m.screen == screenQueue:
-		body = m.queue.view(m.styles, m.keys, m.marks, m.isPending, m.width, bodyH, m.opt.Now())
-	case m.screen == screenConflict:
-		body = m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.opt.Now(), answers: m.answersProposal()})
-	case m.screen == screenDecide:
-		pending := ""
-		if m.pending != nil {
-			pending = m.pendingLine()
-		}
-		text, focus := m.drafts[m.conflict.id].view(m.styles, m.keys, m.agents, m.width, pending)
-		body = window(text, focus, bodyH)
-	case m.screen == screenVote:
-		pending := ""
-		if m.pending != nil {
-			pending = m.pendingLine()
-		}
-		body = m.vote.view(m.styles, m.keys, m.agents, m.width, pending)
-	}
+	body := m.top().view(m, m.width, bodyH)
 	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
 }
 

@@ -216,7 +216,7 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	})
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id, nil)
+		openTimed(b, m, id, nil)
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			m.fillPanes()
@@ -224,7 +224,7 @@ func BenchmarkRenderUnit20KB(b *testing.B) {
 	})
 }
 
-// opening is what openConflict saw: the first frame in which both panes
+// opening is what openTimed saw: the first frame in which both panes
 // show formatted text, at least their first screenful, and the frame once
 // both units are formatted whole, each with the time it took.
 type opening struct {
@@ -232,14 +232,14 @@ type opening struct {
 	toFirst, toWhole time.Duration
 }
 
-// openConflict opens conflict id on m as a person does (enter on the
+// openTimed opens conflict id on m as a person does (enter on the
 // queue), with every command run as the program runs it, until both
 // units are formatted whole. It calls shown, if not nil, at the first
 // frame.
-func openConflict(b *testing.B, m *Model, id string, shown func()) opening {
+func openTimed(b *testing.B, m *Model, id string, shown func()) opening {
 	b.Helper()
 	t := time.Now()
-	m.screen = screenQueue
+	m.toQueue()
 	cmds := newCommands()
 	cmds.start(m.open(id))
 	_, cmd := m.Update(cmds.next(b, func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }))
@@ -295,7 +295,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 			defer benchmetrics.CPUPerOp(b)()
 			for b.Loop() {
 				clear(m.cache)
-				o = openConflict(b, m, id, b.StopTimer) // the rest is not timed
+				o = openTimed(b, m, id, b.StopTimer) // the rest is not timed
 				b.StartTimer()
 				times = append(times, o.toFirst)
 			}
@@ -311,7 +311,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 			defer benchmetrics.CPUPerOp(b)()
 			for b.Loop() {
 				clear(m.cache)
-				o = openConflict(b, m, id, nil)
+				o = openTimed(b, m, id, nil)
 				times = append(times, o.toWhole)
 			}
 			benchmetrics.Percentiles(b, times)
@@ -322,22 +322,21 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 	})
 	b.Run("cached", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id, nil)
+		openTimed(b, m, id, nil)
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
-			openConflict(b, m, id, nil)
+			openTimed(b, m, id, nil)
 		}
 	})
 	b.Run("cachedUpdateView", func(b *testing.B) {
 		m, id := twentyKB(b)
-		openConflict(b, m, id, nil)
-		m.screen = screenQueue
+		openTimed(b, m, id, nil)
+		m.toQueue()
 		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
 		var times []time.Duration
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {
 			t := time.Now()
-			m.screen = screenConflict
 			m.Update(detail)
 			_ = m.View()
 			times = append(times, time.Since(t))

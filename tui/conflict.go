@@ -22,20 +22,16 @@ const sideBySideMin = 100
 // paneMetaLines is the height of each unit's fixed header.
 const paneMetaLines = 5
 
-// conflictView shows one conflict: both units side by side.
+// conflictView shows the open conflict (open.go): both units side by
+// side.
 type conflictView struct {
-	id      string
-	detail  model.ConflictDetail
-	loaded  bool
-	err     error
+	*openConflict
 	panes   [2]scroller
 	focus   int
 	sync    bool
 	diff    bool
 	history bool
 	raw     bool
-	// notice says what changed on disk while the conflict was on screen.
-	notice string
 	// shown is what each pane holds, so that filling it again with the
 	// same text costs nothing.
 	shown [2]paneText
@@ -56,7 +52,7 @@ type onlooker struct {
 	answers bool
 }
 
-func newConflictView(id string) conflictView { return conflictView{id: id} }
+func newConflictView(c *openConflict) conflictView { return conflictView{openConflict: c} }
 
 // headerLines is how many lines the conflict's own header takes.
 func (v conflictView) headerLines() int {
@@ -190,11 +186,13 @@ func (v *conflictView) scroll(fn func(*scroller)) {
 // open shows a conflict; its panes fill as the field answers.
 func (m *Model) open(id string) tea.Cmd {
 	if m.conflict.id != id {
-		m.conflict = newConflictView(id)
+		c := m.hold(id)
+		c.loaded, c.notice = false, "" // what changed while away is not news
+		m.conflict = newConflictView(c)
 	}
-	m.screen = screenConflict
+	m.push(conflictScreen{})
 	m.conflict.layout(m.width, m.bodyHeight())
-	return loadDetail(m.svc, id)
+	return loadDetail(m.ctx, m.svc, id)
 }
 
 func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -207,9 +205,9 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.fullHelp = true
+		m.push(helpScreen{under: conflictScreen{}})
 	case key.Matches(msg, k.Back):
-		m.screen = screenQueue
+		m.pop()
 		v.notice = ""
 		return m.reloadQueue()
 	case key.Matches(msg, k.NextPane):
@@ -330,38 +328,16 @@ func (m *Model) conflictWheel(msg tea.MouseWheelMsg) {
 // detailLoaded shows the conflict the field sent, and says what changed
 // if it changed while on screen.
 func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
-	if msg.id != m.conflict.id {
+	c := m.conflict.openConflict
+	if msg.id != c.id {
 		return nil
 	}
-	v := &m.conflict
 	if msg.err != nil {
-		v.err = msg.err
+		c.err = msg.err
 		return nil
 	}
-	before := v.detail.Conflict
-	now := msg.detail.Conflict.Version
-	if v.loaded && before.Version != now && m.written[v.id] != now {
-		v.notice = fmt.Sprintf("%s changed while on screen: it %s.", before.ID, describeConflict(msg.detail.Conflict))
-		if f := m.drafts[v.id]; f != nil && f.result == nil && !f.busy {
-			v.notice += " What you typed is kept; deciding on the old state will be refused."
-			f.changed = v.notice
-		}
-	}
-	v.detail, v.loaded, v.err = msg.detail, true, nil
-	if f := m.vote; f != nil && f.result == nil && f.detail.Conflict.ID == msg.id {
-		f.detail = msg.detail
-	}
+	c.reload(msg.detail, m.me, m.written[c.id])
 	return m.layout()
-}
-
-func describeConflict(c model.Conflict) string {
-	switch {
-	case c.Resolution != nil:
-		return fmt.Sprintf("was resolved by %s (%s)", c.Resolution.ResolvedBy, c.Resolution.Strategy)
-	case c.Status == model.StatusEscalated && c.Escalation != nil:
-		return "was escalated by " + c.Escalation.By
-	}
-	return "is now " + string(c.Status)
 }
 
 // conflictHelp is the footer of a conflict: the actions that work for
@@ -454,4 +430,21 @@ func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// conflictScreen is the open conflict: both units side by side.
+type conflictScreen struct{}
+
+func (conflictScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.conflictKey(msg) }
+func (conflictScreen) help(m *Model) []key.Binding               { return m.conflictHelp() }
+
+func (conflictScreen) view(m *Model, w, h int) string {
+	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal()})
+}
+
+func (conflictScreen) update(m *Model, msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(tea.MouseWheelMsg); ok {
+		m.conflictWheel(msg)
+	}
+	return nil
 }

@@ -57,9 +57,8 @@ const watchEvery = time.Second
 // loadQueue reads one page of the queue and the counts.
 // seq numbers the request so that an answer overtaken by a later one
 // (typing a filter sends one per key) is dropped.
-func loadQueue(svc review.Desk, q model.ListQuery, seq int, as string) tea.Cmd {
+func loadQueue(ctx context.Context, svc review.Desk, q model.ListQuery, seq int, as string) tea.Cmd {
 	return func() tea.Msg {
-		ctx := context.Background()
 		msg := queueLoadedMsg{seq: seq, limit: q.Limit}
 		msg.version, msg.err = svc.Changed(ctx)
 		if msg.err == nil {
@@ -79,9 +78,9 @@ func loadQueue(svc review.Desk, q model.ListQuery, seq int, as string) tea.Cmd {
 }
 
 // loadDetail reads one conflict with both units.
-func loadDetail(svc review.Desk, id string) tea.Cmd {
+func loadDetail(ctx context.Context, svc review.Desk, id string) tea.Cmd {
 	return func() tea.Msg {
-		d, err := svc.Detail(context.Background(), id)
+		d, err := svc.Detail(ctx, id)
 		return detailLoadedMsg{id: id, detail: d, err: err}
 	}
 }
@@ -107,30 +106,18 @@ func renderRest(md *markdown, k mdKey, rest *formatJob) tea.Cmd {
 // watch waits until the field changes after version since: pushed by
 // the server on PostgreSQL (LISTEN/NOTIFY), asked every watchEvery of a
 // file (one PRAGMA data_version). A field that cannot answer is asked
-// again a moment later.
-func watch(svc review.Desk, since int64) tea.Cmd {
+// again a moment later. It stops, sending nothing, when ctx ends.
+func watch(ctx context.Context, svc review.Desk, since int64) tea.Cmd {
 	return func() tea.Msg {
-		v, err := review.WaitChange(context.Background(), svc, since, watchEvery)
+		v, err := review.WaitChange(ctx, svc, since, watchEvery)
 		if err != nil {
-			time.Sleep(watchEvery)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(watchEvery):
+			}
 			return watchTickMsg{}
 		}
 		return dataChangedMsg{version: v}
-	}
-}
-
-// submitMerge writes a decision.
-func submitMerge(svc review.Desk, as string, req model.MergeRequest) tea.Cmd {
-	return func() tea.Msg {
-		resp, err := svc.Merge(context.Background(), as, req)
-		return answerMsg[model.MergeResponse]{conflictID: req.ConflictID, resp: resp, err: err}
-	}
-}
-
-// submitVote casts a ballot.
-func submitVote(svc review.Desk, as string, req model.VoteRequest) tea.Cmd {
-	return func() tea.Msg {
-		resp, err := svc.Vote(context.Background(), as, req)
-		return answerMsg[model.VoteResponse]{conflictID: req.ConflictID, resp: resp, err: err}
 	}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,25 +15,24 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// decideForm is the decision being written for one conflict. It outlives
-// refusals and leaving the form: what was typed stays until it is written.
+// decideForm is the decision being written for one conflict, which it
+// reads from the conflict's one value (open.go). It outlives refusals and
+// leaving the form: what was typed stays until it is written.
 type decideForm struct {
 	submission[model.MergeResponse]
-	detail    model.ConflictDetail
+	*openConflict
 	choices   []model.Choice
 	sel       int
 	winner    string
 	rationale textarea.Model
 	synthesis textarea.Model
-	focus     field
+	focus     focusArea
 	preview   string // rendered synthesis, when previewing
 	// check is the field's verdict on the decision as it stands (MERGE's
 	// dry run), "" when it would take it; checked is the request it was
 	// run on.
 	check   string
 	checked string
-	// changed says the conflict moved while the form was open.
-	changed string
 	// modifies is the proposal the form changes (startModify), whose
 	// note the rationale gets.
 	modifies *model.Proposal
@@ -49,12 +47,12 @@ type checkedMsg struct {
 
 type previewMsg struct{ id, out string }
 
-func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.Map) *decideForm {
+func newDecideForm(c *openConflict, me model.Agent, dark bool, k keymap.Map) *decideForm {
 	f := &decideForm{
-		detail:    d,
-		choices:   model.Choices(me, d),
-		rationale: newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
-		synthesis: newTextarea("The new unit's text, in markdown. "+keyOf(k.Editor)+" opens $EDITOR with both units.", dark),
+		openConflict: c,
+		choices:      model.Choices(me, c.detail),
+		rationale:    newTextarea("Why this decision? (required; it goes in the audit trail)", dark),
+		synthesis:    newTextarea("The new unit's text, in markdown. "+keyOf(k.Editor)+" opens $EDITOR with both units.", dark),
 	}
 	f.sel = -1
 	for i, c := range f.choices {
@@ -73,18 +71,18 @@ func newDecideForm(d model.ConflictDetail, me model.Agent, dark bool, k keymap.M
 // startDecide opens the decision form on the conflict on screen, with
 // what was typed before if it was left unwritten.
 func (m *Model) startDecide() tea.Cmd {
-	v := &m.conflict
+	c := m.conflict.openConflict
 	if why := m.notYours(); why != "" {
 		return m.say(why)
 	}
-	f := m.drafts[v.id]
+	f := c.decide
 	if f == nil || f.result != nil {
-		f = newDecideForm(v.detail, m.me, m.styles.Theme.Dark, m.keys)
-		m.drafts[v.id] = f
-	} else if f.detail.Conflict.Version != v.detail.Conflict.Version {
-		f.refresh(v.detail, m.me)
+		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
+		c.decide = f
+	} else {
+		f.refresh(m.me) // the conflict may have moved while the form was left
 	}
-	m.screen = screenDecide
+	m.push(decideScreen{})
 	f.layout(m.width, m.bodyHeight())
 	return m.checkDraft(f)
 }
@@ -106,21 +104,22 @@ func (m *Model) checkDraft(f *decideForm) tea.Cmd {
 		return nil
 	}
 	f.checked = key
-	svc, as, id := m.svc, m.opt.As, f.detail.Conflict.ID
+	ctx, svc, as, id := m.ctx, m.svc, m.opt.As, f.detail.Conflict.ID
 	return func() tea.Msg {
 		refusal := ""
-		if err := svc.CheckMerge(context.Background(), as, req); err != nil {
+		if err := svc.CheckMerge(ctx, as, req); err != nil {
 			refusal = plainError(err)
 		}
 		return checkedMsg{id: id, key: key, refusal: refusal}
 	}
 }
 
-// refresh moves a kept draft onto the conflict's new state, keeping what
-// was typed.
-func (f *decideForm) refresh(d model.ConflictDetail, me model.Agent) {
+// refresh moves the form's choices onto the conflict's state, keeping
+// what was typed and the strategy chosen.
+func (f *decideForm) refresh(me model.Agent) {
 	s := f.strategy()
-	f.detail, f.choices = d, model.Choices(me, d)
+	f.choices = model.Choices(me, f.detail)
+	f.sel = min(f.sel, len(f.choices)-1)
 	for i, c := range f.choices {
 		if c.Strategy == s {
 			f.sel = i
@@ -143,30 +142,30 @@ func (f *decideForm) pickDefaultWinner() {
 	f.winner = p.WinnerID
 }
 
-// fields lists the parts of the form the chosen strategy uses.
-func (f *decideForm) fields() []field {
-	out := []field{fieldStrategy}
+// areas lists the parts of the form the chosen strategy uses.
+func (f *decideForm) areas() []focusArea {
+	out := []focusArea{focusStrategy}
 	if f.strategy().NeedsWinner() || f.strategy() == model.LastWriteWins {
-		out = append(out, fieldWinner)
+		out = append(out, focusWinner)
 	}
-	out = append(out, fieldRationale)
+	out = append(out, focusRationale)
 	if f.strategy() == model.Synthesis {
-		out = append(out, fieldSynthesis)
+		out = append(out, focusSynthesis)
 	}
 	return out
 }
 
-// cycle moves the focus to the next (or previous) field.
+// cycle moves the focus to the next (or previous) part of the form.
 func (f *decideForm) cycle(delta int) {
-	fs := f.fields()
+	fs := f.areas()
 	i := max(0, slices.Index(fs, f.focus))
 	f.focus = fs[(i+delta+len(fs))%len(fs)]
 	f.rationale.Blur()
 	f.synthesis.Blur()
 	switch f.focus {
-	case fieldRationale:
+	case focusRationale:
 		f.rationale.Focus()
-	case fieldSynthesis:
+	case focusSynthesis:
 		f.synthesis.Focus()
 	}
 }
@@ -206,7 +205,7 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 }
 
 func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
-	f := m.drafts[m.conflict.id]
+	f := m.conflict.decide
 	k := m.keys
 	if f.busy && key.Matches(msg, k.Undo) {
 		return m.undo()
@@ -216,12 +215,10 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case stepSend:
 		req, _ := f.request()
-		cmd := m.hold(req.ConflictID+": "+string(req.Strategy), []model.MergeRequest{req})
-		m.pending.form = req.ConflictID
-		return cmd
+		return m.holdPending(&pending{label: req.ConflictID + ": " + string(req.Strategy), reqs: []model.MergeRequest{req}, form: req.ConflictID})
 	case stepLeave:
-		m.screen = screenQueue
-		delete(m.drafts, m.conflict.id)
+		m.toQueue()
+		m.conflict.decide = nil
 		m.queue.skipTo(m.queueRows(), m.isPending)
 		return m.reloadQueue()
 	}
@@ -235,7 +232,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.preview = ""
 			return nil
 		}
-		m.screen = screenConflict
+		m.pop()
 		return nil
 	case key.Matches(msg, k.Submit):
 		_, problem := f.request()
@@ -262,7 +259,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	switch f.focus {
-	case fieldStrategy:
+	case focusStrategy:
 		switch {
 		case key.Matches(msg, k.Up):
 			f.sel = max(0, f.sel-1)
@@ -271,14 +268,14 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		f.pickDefaultWinner()
 		return m.checkDraft(f)
-	case fieldWinner:
+	case focusWinner:
 		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
 			f.winner = id
 		}
 		return m.checkDraft(f)
-	case fieldRationale:
+	case focusRationale:
 		f.rationale, cmd = f.rationale.Update(msg)
-	case fieldSynthesis:
+	case focusSynthesis:
 		f.preview = ""
 		f.synthesis, cmd = f.synthesis.Update(msg)
 		f.recount()
@@ -289,7 +286,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 // decideHelp is the footer of the decision form.
 func (m *Model) decideHelp() []key.Binding {
 	k := m.keys
-	f := m.drafts[m.conflict.id]
+	f := m.conflict.decide
 	switch {
 	case f != nil && f.result != nil:
 		return []key.Binding{k.Back}
@@ -305,12 +302,12 @@ func (m *Model) decideHelp() []key.Binding {
 	return b
 }
 
-// view draws the form, and says on which of its lines the field that has
+// view draws the form, and says on which of its lines the part that has
 // the keyboard starts, so that a short screen can show that part.
 func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) (string, int) {
 	var b strings.Builder
 	focusAt := 0
-	mark := func(fl field) {
+	mark := func(fl focusArea) {
 		if f.focus == fl {
 			focusAt = strings.Count(b.String(), "\n")
 		}
@@ -322,8 +319,8 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	}
 	b.WriteString(st.Title.Render(title) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
-	if f.changed != "" && f.result == nil {
-		b.WriteString(strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(f.changed)), w), "\n") + "\n\n")
+	if f.result == nil {
+		b.WriteString(f.noticeView(st, w))
 	}
 	switch {
 	case f.result != nil:
@@ -337,8 +334,8 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 		b.WriteString(f.confirmView(st, k, agents, w))
 		return b.String(), 0
 	}
-	mark(fieldStrategy)
-	b.WriteString(fieldLabel(st, f.focus == fieldStrategy, "Strategy") + "\n")
+	mark(focusStrategy)
+	b.WriteString(areaLabel(st, f.focus == focusStrategy, "Strategy") + "\n")
 	for i, ch := range f.choices {
 		line := "  " + string(ch.Strategy)
 		if ch.Strategy.Extension() {
@@ -355,19 +352,19 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	if f.check != "" {
 		b.WriteString(strings.Join(wrapLines(st.Error.Render("✗ "+safetext.Line(f.check)), w), "\n") + "\n")
 	}
-	if slices.Contains(f.fields(), fieldWinner) {
+	if slices.Contains(f.areas(), focusWinner) {
 		b.WriteString("\n")
-		mark(fieldWinner)
-		b.WriteString(strings.Join(wrapLines(fieldLabel(st, f.focus == fieldWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
+		mark(focusWinner)
+		b.WriteString(strings.Join(wrapLines(areaLabel(st, f.focus == focusWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
 	}
 	b.WriteString("\n")
-	mark(fieldRationale)
-	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n")
+	mark(focusRationale)
+	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n")
 	b.WriteString(f.rationale.View() + "\n")
 	if f.strategy() == model.Synthesis {
 		b.WriteString("\n")
-		mark(fieldSynthesis)
-		b.WriteString(fieldLabel(st, f.focus == fieldSynthesis, "Synthesis") + f.synthesisHints(st, k) + "\n")
+		mark(focusSynthesis)
+		b.WriteString(areaLabel(st, f.focus == focusSynthesis, "Synthesis") + f.synthesisHints(st, k) + "\n")
 		if f.preview != "" {
 			b.WriteString(f.preview + "\n")
 		} else {
@@ -381,7 +378,7 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 
 // layout sizes the text boxes for a w × h area: the synthesis box takes
 // what the rest leaves, and never fewer than five lines (the form then
-// scrolls to the field being typed).
+// scrolls to the part being typed).
 func (f *decideForm) layout(w, h int) {
 	f.rationale.SetWidth(min(w, 100))
 	f.rationale.SetHeight(3)
@@ -447,4 +444,28 @@ func resultView(st Styles, r model.MergeResponse) string {
 	}
 	b.WriteString("  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")))
 	return b.String()
+}
+
+// decideScreen is the decision form on the open conflict.
+type decideScreen struct{}
+
+func (decideScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.decideKey(msg) }
+func (decideScreen) help(m *Model) []key.Binding               { return m.decideHelp() }
+func (decideScreen) typing() bool                              { return true }
+
+func (decideScreen) view(m *Model, w, h int) string {
+	f := m.conflict.decide
+	if f == nil {
+		return ""
+	}
+	text, focus := f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+	return window(text, focus, h)
+}
+
+func (decideScreen) update(m *Model, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if f := m.conflict.decide; f != nil {
+		f.rationale, cmd = f.rationale.Update(msg)
+	}
+	return cmd
 }

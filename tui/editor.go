@@ -65,7 +65,7 @@ func (m *Model) runEditor(msg editorReadyMsg) tea.Cmd {
 }
 
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
-	f := m.drafts[msg.id]
+	f := m.draft(msg.id)
 	if f == nil {
 		return nil
 	}

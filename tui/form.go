@@ -13,17 +13,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// What the decide and vote forms share: their fields, and what happens
+// What the decide and vote forms share: their parts, and what happens
 // once they are sent.
 
-// field is a part of a form that has the keyboard.
-type field int
+// focusArea is the part of a form that has the keyboard.
+type focusArea int
 
 const (
-	fieldStrategy field = iota
-	fieldWinner
-	fieldRationale
-	fieldSynthesis
+	focusStrategy focusArea = iota
+	focusWinner
+	focusRationale
+	focusSynthesis
 )
 
 // submission is a form's way to the field: asked to confirm, written
@@ -33,13 +33,6 @@ type submission[R any] struct {
 	busy       bool
 	refusal    string
 	result     *R
-}
-
-// answerMsg is the field's answer to what a form sent.
-type answerMsg[R any] struct {
-	conflictID string
-	resp       R
-	err        error
 }
 
 // step is what a key press does to a form once it is sent or asking.
@@ -82,13 +75,13 @@ func (s *submission[R]) key(msg tea.KeyPressMsg, k keymap.Map, leave ...key.Bind
 
 // answer takes the field's answer; a refusal is said after refused ("Not
 // written: "). It reports whether anything was written.
-func (s *submission[R]) answer(msg answerMsg[R], refused string) bool {
+func (s *submission[R]) answer(resp R, err error, refused string) bool {
 	s.busy = false
-	if msg.err != nil {
-		s.refusal = refused + plainError(msg.err)
+	if err != nil {
+		s.refusal = refused + plainError(err)
 		return false
 	}
-	s.result = &msg.resp
+	s.result = &resp
 	return true
 }
 
@@ -96,9 +89,18 @@ func (s *submission[R]) answer(msg answerMsg[R], refused string) bool {
 // queue when something was written.
 func (m *Model) answered(conflictID string, written bool) tea.Cmd {
 	if !written {
-		return loadDetail(m.svc, conflictID)
+		return loadDetail(m.ctx, m.svc, conflictID)
 	}
-	return tea.Batch(m.reloadQueue(), loadDetail(m.svc, conflictID))
+	return tea.Batch(m.reloadQueue(), loadDetail(m.ctx, m.svc, conflictID))
+}
+
+// noticeView says, above a form, that its conflict changed while on
+// screen.
+func (c *openConflict) noticeView(st Styles, w int) string {
+	if c.notice == "" {
+		return ""
+	}
+	return strings.Join(wrapLines(st.Warn.Render("⚠ "+safetext.Line(c.notice)), w), "\n") + "\n\n"
 }
 
 // statusView says what went wrong, wrapped to w, or that the form is
@@ -146,8 +148,8 @@ func chooseSide(msg tea.KeyPressMsg, k keymap.Map, c model.Conflict) string {
 	return ""
 }
 
-// fieldLabel names a field, marked when it has the keyboard.
-func fieldLabel(st Styles, focused bool, name string) string {
+// areaLabel names a part of a form, marked when it has the keyboard.
+func areaLabel(st Styles, focused bool, name string) string {
 	if focused {
 		return st.Key.Render("▍" + name)
 	}

@@ -8,8 +8,18 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// The help screen shows every binding, in the table's columns; any key
-// closes it. The footer's short help is each screen's own.
+// The help screen shows every binding, in the table's columns, over the
+// screen it was opened on; any key closes it. The footer's short help is
+// each screen's own.
+
+// helpScreen is the help, over the screen under it.
+type helpScreen struct{ under screen }
+
+func (helpScreen) key(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.pop(); return nil }
+func (h helpScreen) help(m *Model) []key.Binding           { return h.under.help(m) }
+func (helpScreen) view(m *Model, _, _ int) string          { return m.helpView() }
+func (helpScreen) update(*Model, tea.Msg) tea.Cmd          { return nil }
+func (helpScreen) typing() bool                            { return true }
 
 // helpView lays the columns side by side, in as many rows as the width
 // needs.
@@ -30,23 +40,5 @@ func (m *Model) helpView() string {
 	return strings.Join(rows, "\n\n")
 }
 
-// helpKey closes the help: any key does.
-func (m *Model) helpKey(tea.KeyPressMsg) tea.Cmd {
-	m.fullHelp = false
-	return nil
-}
-
 // shortHelpKeys are the bindings the footer shows for the screen in front.
-func (m *Model) shortHelpKeys() []key.Binding {
-	switch m.screen {
-	case screenQueue:
-		return m.queueHelp()
-	case screenConflict:
-		return m.conflictHelp()
-	case screenDecide:
-		return m.decideHelp()
-	case screenVote:
-		return m.voteHelp()
-	}
-	return nil
-}
+func (m *Model) shortHelpKeys() []key.Binding { return m.top().help(m) }

@@ -16,7 +16,7 @@ import (
 // quitKey is the binding that quits from the screen in front: in a
 // form or the help, quit's keys do something else.
 func (m *Model) quitKey() key.Binding {
-	if m.fullHelp || m.screen == screenDecide || m.screen == screenVote {
+	if t, ok := m.top().(typing); ok && t.typing() {
 		return m.keys.ForceQuit
 	}
 	return m.keys.Quit

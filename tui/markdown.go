@@ -21,7 +21,6 @@ type mdKey struct {
 	unit  string
 	width int
 	theme string
-	diff  bool
 }
 
 // formatted is a unit's rendering as the screen's cache holds it: the

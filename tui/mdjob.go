@@ -23,7 +23,9 @@ type formatJob struct {
 	out   strings.Builder
 	lines int  // newlines in out
 	plain bool // out is the text as it is: it nests too deeply to format
-	start time.Time
+	// spent fires when the time budget is spent (over, from then on).
+	spent <-chan time.Time
+	over  bool
 	// tail follows the formatted text once it is whole: the note on what
 	// was cut.
 	tail string
@@ -33,7 +35,7 @@ type formatJob struct {
 // it nests too deeply to format (as plain text, with a note).
 func (m *markdown) begin(content string, width int, theme string, first int) *formatJob {
 	text, cut := safetext.Truncate(safetext.Block(content), maxRenderBytes)
-	j := &formatJob{width: width, theme: theme, text: text, start: time.Now()}
+	j := &formatJob{width: width, theme: theme, text: text, spent: time.After(m.budget)}
 	if cut {
 		j.tail = "\n\n" + ansi.Wrap(fmt.Sprintf("… shown: the first %d KB of %d KB. Press %s for the raw text.",
 			maxRenderBytes>>10, len(content)>>10, m.rawKey), width, " ")
@@ -53,7 +55,7 @@ func (m *markdown) begin(content string, width int, theme string, first int) *fo
 // follows as plain text.
 func (m *markdown) format(j *formatJob, lines int) {
 	for len(j.left) > 0 && (lines < 0 || j.lines+1 < lines) {
-		if time.Since(j.start) > m.budget {
+		if j.overBudget() {
 			j.write("\n\n" + ansi.Wrap(fmt.Sprintf("… formatted: the first %d KB. Formatting took too long, so the rest follows as plain text.",
 				j.done>>10)+"\n\n"+strings.TrimRight(j.text[j.done:], "\n "), j.width, " "))
 			j.left = nil
@@ -72,6 +74,18 @@ func (m *markdown) format(j *formatJob, lines int) {
 		j.done += len(p)
 		j.left = j.left[1:]
 	}
+}
+
+// overBudget reports whether the job's time budget is spent.
+func (j *formatJob) overBudget() bool {
+	if !j.over {
+		select {
+		case <-j.spent:
+			j.over = true
+		default:
+		}
+	}
+	return j.over
 }
 
 func (j *formatJob) write(s string) {

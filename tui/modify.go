@@ -24,10 +24,10 @@ func (m *Model) startModify() tea.Cmd {
 	if !proposed(v.detail.Conflict) {
 		return m.say(v.id + " carries no proposal to modify; press " + keyOf(m.keys.Decide) + " to decide it.")
 	}
-	f := newDecideForm(v.detail, m.me, m.styles.Theme.Dark, m.keys)
+	f := newDecideForm(v.openConflict, m.me, m.styles.Theme.Dark, m.keys)
 	f.startFrom(m.me, *v.detail.Conflict.Proposal)
-	m.drafts[v.id] = f
-	m.screen = screenDecide
+	v.decide = f
+	m.push(decideScreen{})
 	f.layout(m.width, m.bodyHeight())
 	return m.checkDraft(f)
 }
@@ -56,7 +56,7 @@ func (f *decideForm) startFrom(me model.Agent, p model.Proposal) {
 	if p.Synthesis != nil {
 		f.synthesis.SetValue(*p.Synthesis)
 	}
-	f.focus = fieldStrategy
+	f.focus = focusStrategy
 	f.cycle(1) // to the winner, or the rationale
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -27,7 +26,9 @@ type pending struct {
 	reqs    []model.MergeRequest
 	votes   []model.VoteRequest
 	reworks []model.ReworkRequest
-	until   time.Time
+	// left is how long the window stays open: it counts down with the
+	// ticks, so that the window is the same whatever the clock says.
+	left    time.Duration
 	writing bool
 	// form is the conflict whose form made the decision ("" for a quick
 	// decision): its answer goes back to the form.
@@ -35,8 +36,11 @@ type pending struct {
 }
 
 type (
-	// pendingTickMsg counts the window down.
-	pendingTickMsg struct{ id int }
+	// pendingTickMsg counts the window down by step.
+	pendingTickMsg struct {
+		id   int
+		step time.Duration
+	}
 	// pendingDoneMsg is what writing a pending decision gave.
 	pendingDoneMsg struct {
 		id      int
@@ -55,26 +59,24 @@ type written struct {
 	err      error
 }
 
-// hold starts the undo window for reqs, writing whatever was waiting
-// before at once.
-func (m *Model) hold(label string, reqs []model.MergeRequest) tea.Cmd {
-	flush := m.flush()
-	m.pendingID++
-	m.pending = &pending{id: m.pendingID, label: label, reqs: reqs, until: time.Now().Add(m.undoWindow())}
-	return tea.Batch(flush, m.tickPending())
-}
-
 // holdVote starts the undo window for a ballot.
 func (m *Model) holdVote(label string, req model.VoteRequest) tea.Cmd {
+	return m.holdPending(&pending{label: label, votes: []model.VoteRequest{req}, form: req.ConflictID})
+}
+
+// holdPending starts the undo window for p, writing whatever was waiting
+// before at once.
+func (m *Model) holdPending(p *pending) tea.Cmd {
 	flush := m.flush()
 	m.pendingID++
-	m.pending = &pending{id: m.pendingID, label: label, votes: []model.VoteRequest{req}, until: time.Now().Add(m.undoWindow()), form: req.ConflictID}
+	p.id, p.left = m.pendingID, m.undoWindow()
+	m.pending = p
 	return tea.Batch(flush, m.tickPending())
 }
 
 func (m *Model) tickPending() tea.Cmd {
-	id := m.pending.id
-	return tea.Tick(min(time.Second, m.undoWindow()), func(time.Time) tea.Msg { return pendingTickMsg{id: id} })
+	id, step := m.pending.id, min(time.Second, m.pending.left)
+	return tea.Tick(step, func(time.Time) tea.Msg { return pendingTickMsg{id: id, step: step} })
 }
 
 func (m *Model) undoWindow() time.Duration {
@@ -90,7 +92,8 @@ func (m *Model) pendingTick(msg pendingTickMsg) tea.Cmd {
 	if p == nil || p.id != msg.id || p.writing {
 		return nil
 	}
-	if time.Now().Before(p.until) {
+	p.left -= msg.step
+	if p.left > 0 {
 		return m.tickPending()
 	}
 	return m.flush()
@@ -103,10 +106,9 @@ func (m *Model) flush() tea.Cmd {
 		return nil
 	}
 	p.writing = true
-	svc, as := m.svc, m.opt.As
+	ctx, svc, as := m.ctx, m.svc, m.opt.As
 	hw, _ := m.highway()
 	return func() tea.Msg {
-		ctx := context.Background()
 		var out []written
 		for _, req := range p.reqs {
 			resp, err := svc.Merge(ctx, as, req)
@@ -131,11 +133,11 @@ func (m *Model) undo() tea.Cmd {
 		return m.say("Nothing to undo: decisions are undone before they are written.")
 	}
 	m.pending = nil
-	if f := m.drafts[p.form]; f != nil {
+	if f := m.draft(p.form); f != nil {
 		f.busy = false
 	}
-	if m.vote != nil && p.form == m.vote.detail.Conflict.ID {
-		m.vote.busy = false
+	if f := m.ballot(p.form); f != nil {
+		f.busy = false
 	}
 	return m.say("Undone: " + p.label + " was not written.")
 }
@@ -167,15 +169,15 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.reloadQueue()}
 	for _, w := range msg.results {
-		if f := m.drafts[w.conflict]; f != nil && f.busy && w.merge != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(answerMsg[model.MergeResponse]{conflictID: w.conflict, resp: *w.merge, err: w.err}, "Not written: ")))
+		if f := m.draft(w.conflict); f != nil && f.busy && w.merge != nil {
+			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.merge, w.err, "Not written: ")))
 		}
-		if f := m.vote; f != nil && f.busy && w.vote != nil && f.detail.Conflict.ID == w.conflict {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(answerMsg[model.VoteResponse]{conflictID: w.conflict, resp: *w.vote, err: w.err}, "Not counted: ")))
+		if f := m.ballot(w.conflict); f != nil && f.busy && w.vote != nil {
+			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.vote, w.err, "Not counted: ")))
 		}
 	}
 	switch {
-	case msg.form != "" && (m.drafts[msg.form] != nil || m.vote != nil):
+	case msg.form != "" && (m.draft(msg.form) != nil || m.ballot(msg.form) != nil):
 		// The form shows the answer.
 	case len(msg.results) == 1 && len(refused) == 0:
 		cmds = append(cmds, m.say("Written: "+msg.label+"."))
@@ -216,14 +218,18 @@ func (m *Model) isPending(id string) bool {
 	return false
 }
 
-// pendingLine is the undo window's line at the bottom.
+// pendingLine is the undo window's line at the bottom ("" when nothing
+// waits).
 func (m *Model) pendingLine() string {
 	p := m.pending
+	if p == nil {
+		return ""
+	}
 	st := m.styles
 	if p.writing {
 		return st.Muted.Render("Writing " + safetext.Line(p.label) + "…")
 	}
-	left := max(0, int(time.Until(p.until).Round(time.Second)/time.Second))
+	left := max(0, int(p.left.Round(time.Second)/time.Second))
 	return st.Header.Render(safetext.Line(p.label)) + st.Muted.Render(fmt.Sprintf(" — written in %ds · ", left)) +
 		st.Key.Render(keyOf(m.keys.Undo)) + st.Muted.Render(" undo")
 }

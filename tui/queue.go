@@ -192,7 +192,7 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		m.fullHelp = true
+		m.push(helpScreen{under: queueScreen{}})
 	case key.Matches(msg, k.Up):
 		q.move(-1, rows)
 	case key.Matches(msg, k.Down):
@@ -366,7 +366,7 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 	var watching tea.Cmd
 	if !m.watching {
 		m.watching = true
-		watching = watch(m.svc, m.version) // from the version the queue shows
+		watching = watch(m.ctx, m.svc, m.version) // from the version the queue shows
 	}
 	if msg.err != nil {
 		return watching
@@ -560,11 +560,15 @@ func (q queue) countsLine(st Styles, marked, w int) string {
 	return ansi.Truncate(line, w, "…")
 }
 
-// click is the last mouse click on the queue, to tell a double click.
+// click is the last mouse click on the queue, to tell a double click:
+// a second click on row while armed is one.
 type click struct {
-	row int
-	at  time.Time
+	row, n int
+	armed  bool
 }
+
+// clickExpiredMsg disarms click n: a second click now is a new click.
+type clickExpiredMsg struct{ n int }
 
 // doubleClick is how close two clicks on one row are to open it.
 const doubleClick = 400 * time.Millisecond
@@ -586,13 +590,49 @@ func (m *Model) queueClick(msg tea.MouseClickMsg) tea.Cmd {
 	if i < q.top || i >= len(q.rows) || i >= q.top+m.queueRows() {
 		return nil
 	}
-	now := time.Now()
-	again := m.lastClick.row == i && now.Sub(m.lastClick.at) < doubleClick
+	again := m.lastClick.armed && m.lastClick.row == i
 	q.cursor = i
-	m.lastClick = click{row: i, at: now}
+	n := m.lastClick.n + 1
 	if again {
-		m.lastClick = click{row: -1}
+		m.lastClick = click{row: -1, n: n}
 		return m.open(q.rows[i].ID)
 	}
-	return nil
+	m.lastClick = click{row: i, n: n, armed: true}
+	return tea.Tick(doubleClick, func(time.Time) tea.Msg { return clickExpiredMsg{n: n} })
+}
+
+// clickExpired disarms the last click once a double click's time is
+// past.
+func (m *Model) clickExpired(msg clickExpiredMsg) {
+	if msg.n == m.lastClick.n {
+		m.lastClick.armed = false
+	}
+}
+
+// queueScreen is the queue of conflicts waiting for people.
+type queueScreen struct{}
+
+func (queueScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.queueKey(msg) }
+func (queueScreen) help(m *Model) []key.Binding               { return m.queueHelp() }
+
+func (queueScreen) view(m *Model, w, h int) string {
+	return m.queue.view(m.styles, m.keys, m.marks, m.isPending, w, h, m.now())
+}
+
+func (queueScreen) prepare(m *Model) {
+	m.queue.prepare(m.styles, m.marks, m.isPending, m.width, m.queueRows(), m.now())
+}
+
+func (queueScreen) update(m *Model, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		return m.queueWheel(msg)
+	case tea.MouseClickMsg:
+		return m.queueClick(msg)
+	}
+	if m.queue.editing {
+		m.queue.filter, cmd = m.queue.filter.Update(msg)
+	}
+	return cmd
 }

@@ -95,7 +95,7 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 	m.prompt = &prompt{kind: kind, targets: targets, input: in, recent: -1}
 	_, hw := m.highway()
 	_, offline := m.svc.Offline()
-	return tea.Batch(m.prompt.input.Focus(), planQuick(m.svc, m.me, kind, targets, hw && !offline))
+	return tea.Batch(m.prompt.input.Focus(), planQuick(m.ctx, m.svc, m.me, kind, targets, hw && !offline))
 }
 
 // planQuick works out, for each target, the decision a quick key makes:
@@ -103,9 +103,8 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 // would take it now (MERGE's dry run).
 // reworks says whether the field takes reworks (a live field that has
 // them).
-func planQuick(svc deskReader, me model.Agent, kind quickKind, targets []string, reworks bool) tea.Cmd {
+func planQuick(ctx context.Context, svc deskReader, me model.Agent, kind quickKind, targets []string, reworks bool) tea.Cmd {
 	return func() tea.Msg {
-		ctx := context.Background()
 		plans := make([]plan, len(targets))
 		for i, id := range targets {
 			if kind == quickRework {
@@ -258,14 +257,12 @@ func (m *Model) acceptQuick() tea.Cmd {
 	m.prompt = nil
 	if p.kind == quickReopen {
 		pl := p.plans[0]
-		return reopen(m.svc, m.opt.As, model.ReopenRequest{ConflictID: pl.req.ConflictID, Rationale: why,
+		return reopen(m.ctx, m.svc, m.opt.As, model.ReopenRequest{ConflictID: pl.req.ConflictID, Rationale: why,
 			ExpectedVersion: pl.req.ExpectedVersion})
 	}
 	m.marks = map[string]bool{}
 	label := m.quickLabel(p.kind, p.plans)
-	if m.screen == screenConflict {
-		m.screen = screenQueue
-	}
+	m.toQueue()
 	cmd := m.holdAll(label, reqs, reworks)
 	m.queue.skipTo(m.queueRows(), m.isPending)
 	return cmd
@@ -439,11 +436,11 @@ type reopenedMsg struct {
 	err  error
 }
 
-func reopen(svc interface {
+func reopen(ctx context.Context, svc interface {
 	Reopen(context.Context, string, model.ReopenRequest) (model.ReopenResponse, error)
 }, as string, req model.ReopenRequest) tea.Cmd {
 	return func() tea.Msg {
-		resp, err := svc.Reopen(context.Background(), as, req)
+		resp, err := svc.Reopen(ctx, as, req)
 		return reopenedMsg{resp: resp, err: err}
 	}
 }
@@ -462,5 +459,5 @@ func (m *Model) reopened(msg reopenedMsg) tea.Cmd {
 	if msg.resp.Retracted != nil {
 		s += "; " + *msg.resp.Retracted + " retracted"
 	}
-	return tea.Batch(m.say(s+"."), m.reloadQueue(), loadDetail(m.svc, c.ID))
+	return tea.Batch(m.say(s+"."), m.reloadQueue(), loadDetail(m.ctx, m.svc, c.ID))
 }

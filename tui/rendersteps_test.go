@@ -39,7 +39,7 @@ func openedOnHeads(t *testing.T) (*Model, renderedMsg, renderedMsg) {
 	m := New(f.Svc, Options{Field: f.Path, As: rt.Operator, Theme: "dark"})
 	m.md = unhurried()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	d := loadDetail(f.Svc, pair.Conflict)()
+	d := loadDetail(m.ctx, f.Svc, pair.Conflict)()
 	m.open(pair.Conflict)
 	_, cmd := m.Update(d)
 	var a, b renderedMsg

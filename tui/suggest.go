@@ -80,7 +80,7 @@ func (m *Model) startSuggestion(f *decideForm) tea.Cmd {
 	}
 	f.suggest.waiting = true
 	f.suggest.note = "Comparing the units…"
-	return compareWhole(m.svc, f.detail)
+	return compareWhole(m.ctx, m.svc, f.detail)
 }
 
 // suggestionArrived takes a comparison made for the form's conflict.
@@ -112,7 +112,7 @@ func (f *decideForm) applySuggestion(c *comparison) {
 		s.note += fmt.Sprintf(" Settle %s: keep one side of each (or write your own) and delete the %s, %s and %s lines.",
 			alternatives(n), threeway.MarkerA, threeway.MarkerSep, threeway.MarkerB)
 	}
-	f.focus = fieldSynthesis
+	f.focus = focusSynthesis
 	f.rationale.Blur()
 	f.synthesis.Focus()
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"time"
@@ -44,9 +43,10 @@ func (m *Model) sweepAfter(d time.Duration) tea.Cmd {
 
 // sweep sweeps the field now.
 func (m *Model) sweep() tea.Cmd {
+	ctx := m.ctx
 	hw, _ := m.highway()
 	return func() tea.Msg {
-		rep, err := hw.Sweep(context.Background())
+		rep, err := hw.Sweep(ctx)
 		return sweptMsg{rep: rep, err: err}
 	}
 }
@@ -71,8 +71,8 @@ func (m *Model) swept(msg sweptMsg) tea.Cmd {
 		return next
 	}
 	cmds := []tea.Cmd{next, m.reloadQueue()}
-	if m.screen != screenQueue && m.conflict.id != "" {
-		cmds = append(cmds, loadDetail(m.svc, m.conflict.id))
+	if m.inConflict() {
+		cmds = append(cmds, loadDetail(m.ctx, m.svc, m.conflict.id))
 	}
 	if s := sweepNews(msg.rep, m.me.ID); s != "" {
 		cmds = append(cmds, m.say(s))

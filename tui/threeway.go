@@ -291,7 +291,7 @@ func (v conflictView) viewKeys(k keymap.Map) []key.Binding {
 // three-way key over a conflict whose units revise no unit in common.
 func (m *Model) helpKeys() keymap.Map {
 	k := m.keys
-	if m.screen == screenConflict && m.conflict.loaded && m.conflict.detail.Ancestor == nil {
+	if m.inConflict() && m.conflict.loaded && m.conflict.detail.Ancestor == nil {
 		k.ThreeWay.SetEnabled(false)
 	}
 	return k

@@ -39,7 +39,7 @@ func threeWay20KB(b *testing.B) *Model {
 	f, id := revisedConflict(b, base, reviseWords(base, "a", 3, 41), reviseWords(base, "b", 17, 37))
 	m := New(f.Svc, Options{Field: f.Path, As: rt.Operator, Theme: "dark"})
 	m.Update(benchSize)
-	openConflict(b, m, id, nil)
+	openTimed(b, m, id, nil)
 	return m
 }
 

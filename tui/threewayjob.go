@@ -98,11 +98,11 @@ func compare(ctx context.Context, svc review.Desk, d model.ConflictDetail, limit
 
 // compareAndLay makes the comparison unless cmp is it already, and lays
 // it out for k.
-func compareAndLay(svc review.Desk, d model.ConflictDetail, cmp *comparison, k threeKey, st Styles) tea.Cmd {
+func compareAndLay(ctx context.Context, svc review.Desk, d model.ConflictDetail, cmp *comparison, k threeKey, st Styles) tea.Cmd {
 	return func() tea.Msg {
 		msg := threeMsg{key: k.cmpKey, cmp: cmp, view: k}
 		if cmp == nil {
-			msg.cmp, msg.err = compare(context.Background(), svc, d, maxRenderBytes)
+			msg.cmp, msg.err = compare(ctx, svc, d, maxRenderBytes)
 			if msg.err != nil {
 				return msg
 			}
@@ -113,10 +113,10 @@ func compareAndLay(svc review.Desk, d model.ConflictDetail, cmp *comparison, k t
 }
 
 // compareWhole makes the comparison of the whole texts, for a suggestion.
-func compareWhole(svc review.Desk, d model.ConflictDetail) tea.Cmd {
+func compareWhole(ctx context.Context, svc review.Desk, d model.ConflictDetail) tea.Cmd {
 	k := cmpKey{d.Conflict.ID, d.Conflict.Version}
 	return func() tea.Msg {
-		cmp, err := compare(context.Background(), svc, d, 0)
+		cmp, err := compare(ctx, svc, d, 0)
 		return threeMsg{key: k, cmp: cmp, err: err}
 	}
 }
@@ -146,7 +146,7 @@ func (m *Model) storeThree(msg threeMsg) tea.Cmd {
 		v.three.cmp, v.three.laid, v.three.err = msg.cmp, msg.laid, msg.err
 		m.fillPanes()
 	}
-	if f := m.drafts[msg.key.conflict]; f != nil && f.suggest.waiting && f.detail.Conflict.Version == msg.key.version {
+	if f := m.draft(msg.key.conflict); f != nil && f.suggest.waiting && f.detail.Conflict.Version == msg.key.version {
 		f.suggestionArrived(msg.cmp, msg.err)
 	}
 	return nil
@@ -171,5 +171,5 @@ func (m *Model) requestThree() tea.Cmd {
 		return nil
 	}
 	c.asked[k] = true
-	return compareAndLay(m.svc, v.detail, c.cmps[k.cmpKey], k, m.styles)
+	return compareAndLay(m.ctx, m.svc, v.detail, c.cmps[k.cmpKey], k, m.styles)
 }

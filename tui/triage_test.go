@@ -54,6 +54,41 @@ func TestTheVoteFormsTallyFollowsOtherVoters(t *testing.T) {
 	}
 }
 
+// A change made elsewhere reaches both forms by the same rule: the form
+// shows the new state, keeps what was typed, says what changed, and asks
+// again before sending (the ballot followed silently, the decision form
+// kept the old state).
+func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, demo.Operator, 140, 40)
+	s.waitFor("▸ conflict-008")
+	s.keys("enter")
+	s.waitFor("A mem-023", "Rules:")
+	s.keys("d")
+	s.waitFor("Decide conflict-008", "▍Strategy")
+	for i := 0; i < 4 && !strings.Contains(s.p.Frame(), "▍Rationale"); i++ {
+		s.keys("tab")
+		s.settle()
+	}
+	s.typeText("The newer measurement stands.")
+	s.keys("ctrl+s")
+	s.waitFor("Write this decision?")
+	w := "mem-023"
+	if _, err := svc.Merge(context.Background(), "ops-maya", model.MergeRequest{ConflictID: "conflict-008", Strategy: model.Authority,
+		Resolution: model.MergeResolution{WinnerID: &w, Rationale: "decided elsewhere"}}); err != nil {
+		t.Fatal(err)
+	}
+	f := s.waitFor("⚠ conflict-008 changed while on screen: it was resolved by ops-maya (authority).", "What you typed is kept")
+	if strings.Contains(f, "Write this decision?") || !strings.Contains(f, "The newer measurement stands.") {
+		t.Errorf("the form should keep its text and stop asking to confirm:\n%s", f)
+	}
+	s.keys("ctrl+s")
+	s.settle()
+	if f := s.p.Frame(); strings.Contains(f, "Write this decision?") {
+		t.Errorf("the form offers to decide a conflict resolved elsewhere:\n%s", f)
+	}
+}
+
 // A person's own decision is not reported to them as a change made while
 // the conflict was on screen.
 func TestYourOwnDecisionIsNotReportedAsAChange(t *testing.T) {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"arbiter/model"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -17,8 +15,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // prepare renders the parts of the frame that are costly to draw.
 func (m *Model) prepare() {
-	if m.screen == screenQueue && m.width > 0 {
-		m.queue.prepare(m.styles, m.marks, m.isPending, m.width, m.queueRows(), m.opt.Now())
+	if p, ok := m.top().(preparer); ok && m.width > 0 {
+		p.prepare(m)
 	}
 	m.footer = m.footerView()
 }
@@ -50,7 +48,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case sweptMsg:
 		return m.swept(msg)
 	case checkedMsg:
-		if f := m.drafts[msg.id]; f != nil && f.checked == msg.key {
+		if f := m.draft(msg.id); f != nil && f.checked == msg.key {
 			f.check = msg.refusal
 		}
 		return nil
@@ -63,72 +61,52 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threeMsg:
 		return m.storeThree(msg)
 	case dataChangedMsg:
-		cmds := []tea.Cmd{watch(m.svc, msg.version)}
+		cmds := []tea.Cmd{watch(m.ctx, m.svc, msg.version)}
 		if msg.version != m.version {
 			m.version = msg.version
 			cmds = append(cmds, m.reloadQueue())
-			if m.screen != screenQueue {
-				cmds = append(cmds, loadDetail(m.svc, m.conflict.id))
+			if m.inConflict() {
+				cmds = append(cmds, loadDetail(m.ctx, m.svc, m.conflict.id))
 			}
 		}
 		return tea.Batch(cmds...)
 	case watchTickMsg:
-		return watch(m.svc, m.version)
-	case answerMsg[model.MergeResponse]:
-		if f := m.drafts[msg.conflictID]; f != nil {
-			return m.answered(msg.conflictID, f.answer(msg, "Not written: "))
-		}
-		return nil
-	case answerMsg[model.VoteResponse]:
-		if f := m.vote; f != nil && f.detail.Conflict.ID == msg.conflictID {
-			return m.answered(msg.conflictID, f.answer(msg, "Not counted: "))
-		}
-		return nil
+		return watch(m.ctx, m.svc, m.version)
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:
 		return m.editorDone(msg)
 	case previewMsg:
-		if f := m.drafts[msg.id]; f != nil {
+		if f := m.draft(msg.id); f != nil {
 			f.preview = msg.out
 		}
+		return nil
+	case clickExpiredMsg:
+		m.clickExpired(msg)
 		return nil
 	case flashClearMsg:
 		if msg.id == m.flashID {
 			m.flash = ""
 		}
 		return nil
-	case tea.MouseWheelMsg:
-		return m.wheel(msg)
-	case tea.MouseClickMsg:
-		if m.screen == screenQueue && m.prompt == nil && !m.fullHelp {
-			return m.queueClick(msg)
-		}
-		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.MouseClickMsg:
+		if m.prompt != nil {
+			return nil
+		}
 	}
 	return m.forward(msg)
 }
 
-// forward hands other messages (cursor blinks) to the text box in use.
+// forward hands other messages (the mouse, cursor blinks) to the prompt
+// when it is open, and to the screen in front.
 func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	switch m.screen {
-	case screenQueue:
-		if m.queue.editing {
-			m.queue.filter, cmd = m.queue.filter.Update(msg)
-		}
-		if m.prompt != nil {
-			m.prompt.input, cmd = m.prompt.input.Update(msg)
-		}
-	case screenDecide:
-		f := m.drafts[m.conflict.id]
-		f.rationale, cmd = f.rationale.Update(msg)
-	case screenVote:
-		m.vote.rationale, cmd = m.vote.rationale.Update(msg)
+	if m.prompt != nil {
+		m.prompt.input, cmd = m.prompt.input.Update(msg)
 	}
-	return cmd
+	return tea.Batch(cmd, m.top().update(m, msg))
 }
 
 // layout resizes everything for the window and asks for any rendering
@@ -138,11 +116,11 @@ func (m *Model) layout() tea.Cmd {
 	bodyH := m.bodyHeight()
 	m.queue.scrollTo(m.queueRows())
 	m.conflict.layout(m.width, bodyH)
-	if f := m.drafts[m.conflict.id]; f != nil {
+	if f := m.conflict.decide; f != nil {
 		f.layout(m.width, bodyH)
 	}
-	if m.vote != nil {
-		m.vote.layout(m.width, bodyH)
+	if f := m.conflict.vote; f != nil {
+		f.layout(m.width, bodyH)
 	}
 	return m.requestRenders()
 }
@@ -151,7 +129,7 @@ func (m *Model) layout() tea.Cmd {
 // unless the cache already has it.
 func (m *Model) requestRenders() tea.Cmd {
 	v := &m.conflict
-	if !v.loaded || m.screen == screenQueue {
+	if !v.loaded || !m.inConflict() {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -213,38 +191,14 @@ func (m *Model) fillPanes() {
 	m.conflict.fill(m.styles, cache)
 }
 
-// wheel scrolls what the screen in front shows.
-func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
-	switch m.screen {
-	case screenQueue:
-		return m.queueWheel(msg)
-	case screenConflict:
-		m.conflictWheel(msg)
-	}
-	return nil
-}
-
-// key routes a key press: force_quit quits from anywhere; the rest goes
-// to the screen in front.
+// key routes a key press: force_quit quits from anywhere; the prompt,
+// when open, takes the rest; else the screen in front does.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return m.quit()
 	}
-	if m.fullHelp {
-		return m.helpKey(msg)
-	}
 	if m.prompt != nil {
 		return m.promptKey(msg)
 	}
-	switch m.screen {
-	case screenQueue:
-		return m.queueKey(msg)
-	case screenConflict:
-		return m.conflictKey(msg)
-	case screenDecide:
-		return m.decideKey(msg)
-	case screenVote:
-		return m.voteKey(msg)
-	}
-	return nil
+	return m.top().key(m, msg)
 }

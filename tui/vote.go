@@ -15,28 +15,29 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// voteForm is a ballot being written on a conflict put to a vote.
+// voteForm is a ballot being written on a conflict put to a vote, which
+// it reads from the conflict's one value (open.go).
 type voteForm struct {
 	submission[model.VoteResponse]
-	detail    model.ConflictDetail
+	*openConflict
 	me        model.Agent
 	choice    string
-	focus     field
+	focus     focusArea
 	rationale textarea.Model
 }
 
-func newVoteForm(d model.ConflictDetail, me model.Agent, dark bool) *voteForm {
-	f := &voteForm{detail: d, me: me, rationale: newTextarea("Why this unit? (required)", dark)}
-	for _, b := range d.Ballots {
+func newVoteForm(c *openConflict, me model.Agent, dark bool) *voteForm {
+	f := &voteForm{openConflict: c, me: me, rationale: newTextarea("Why this unit? (required)", dark)}
+	for _, b := range c.detail.Ballots {
 		if b.VoterID == me.ID {
 			f.choice = b.Choice
 			f.rationale.SetValue(b.Rationale)
 		}
 	}
 	if f.choice == "" {
-		f.focus = fieldWinner
+		f.focus = focusWinner
 	} else {
-		f.focus = fieldRationale
+		f.focus = focusRationale
 		f.rationale.Focus()
 	}
 	return f
@@ -65,11 +66,11 @@ func (m *Model) startVote() tea.Cmd {
 		return m.say("You wrote one of " + v.id + "'s units and the field's policy asks authors not to vote on them; " +
 			model.WhoActs(d.Policy, m.agents, summaryOf(d)) + " may.")
 	}
-	if m.vote == nil || m.vote.detail.Conflict.ID != v.id || m.vote.result != nil {
-		m.vote = newVoteForm(v.detail, m.me, m.styles.Theme.Dark)
+	if v.vote == nil || v.vote.result != nil {
+		v.vote = newVoteForm(v.openConflict, m.me, m.styles.Theme.Dark)
 	}
-	m.screen = screenVote
-	m.vote.layout(m.width, m.bodyHeight())
+	m.push(voteScreen{})
+	v.vote.layout(m.width, m.bodyHeight())
 	return nil
 }
 
@@ -82,12 +83,12 @@ func rolesOf(p model.Policy) string {
 
 // cycle moves between the choice and the rationale.
 func (f *voteForm) cycle() {
-	if f.focus == fieldWinner {
-		f.focus = fieldRationale
+	if f.focus == focusWinner {
+		f.focus = focusRationale
 		f.rationale.Focus()
 		return
 	}
-	f.focus = fieldWinner
+	f.focus = focusWinner
 	f.rationale.Blur()
 }
 
@@ -138,7 +139,7 @@ func (f *voteForm) after() (model.Tally, model.Outcome) {
 }
 
 func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
-	f := m.vote
+	f := m.conflict.vote
 	k := m.keys
 	if f.busy && key.Matches(msg, k.Undo) {
 		return m.undo()
@@ -150,14 +151,14 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 		req, _ := f.request(k)
 		return m.holdVote(req.ConflictID+": a vote for "+f.detail.Conflict.Side(req.Choice), req)
 	case stepLeave:
-		m.screen = screenQueue
-		m.vote = nil
+		m.toQueue()
+		m.conflict.vote = nil
 		m.queue.skipTo(m.queueRows(), m.isPending)
 		return m.reloadQueue()
 	}
 	switch {
 	case key.Matches(msg, k.Back):
-		m.screen = screenConflict
+		m.pop()
 		return nil
 	case key.Matches(msg, k.Submit):
 		_, problem := f.request(k)
@@ -167,7 +168,7 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.cycle()
 		return nil
 	}
-	if f.focus == fieldWinner {
+	if f.focus == focusWinner {
 		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
 			f.choice = id
 		}
@@ -181,7 +182,7 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 // voteHelp is the footer of the ballot.
 func (m *Model) voteHelp() []key.Binding {
 	k := m.keys
-	f := m.vote
+	f := m.conflict.vote
 	switch {
 	case f != nil && f.result != nil:
 		return []key.Binding{k.Back}
@@ -210,6 +211,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	var b strings.Builder
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
+	if f.result == nil {
+		b.WriteString(f.noticeView(st, w))
+	}
 	if r := f.result; r != nil && r.Offline != nil {
 		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so your vote went to " +
 			safetext.Line(r.Offline.File) + "; `arbiter apply` casts it on the live field.\n")
@@ -243,9 +247,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
 	}
-	b.WriteString("\n" + fieldLabel(st, f.focus == fieldWinner, "For") + "  " + sidesView(st, c, f.choice) +
+	b.WriteString("\n" + areaLabel(st, f.focus == focusWinner, "For") + "  " + sidesView(st, c, f.choice) +
 		st.Muted.Render("  "+sidesHint(k)+" · "+keyOf(k.Next)+" to the rationale") + "\n\n")
-	b.WriteString(fieldLabel(st, f.focus == fieldRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
+	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
 		t, o := f.after()
 		b.WriteString("\n" + st.Header.Render("Cast this vote?") + fmt.Sprintf(" For %s (%s). Afterwards: %d for A · %d for B · %d of quorum %d.",
@@ -260,4 +264,26 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	}
 	b.WriteString(f.statusView(st, w))
 	return b.String()
+}
+
+// voteScreen is the ballot on the open conflict.
+type voteScreen struct{}
+
+func (voteScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.voteKey(msg) }
+func (voteScreen) help(m *Model) []key.Binding               { return m.voteHelp() }
+func (voteScreen) typing() bool                              { return true }
+
+func (voteScreen) view(m *Model, w, h int) string {
+	if f := m.conflict.vote; f != nil {
+		return f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+	}
+	return ""
+}
+
+func (voteScreen) update(m *Model, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if f := m.conflict.vote; f != nil {
+		f.rationale, cmd = f.rationale.Update(msg)
+	}
+	return cmd
 }

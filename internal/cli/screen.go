@@ -30,9 +30,10 @@ func (a *app) runScreen(ctx context.Context, cfg config.Config, svc review.Desk,
 		return a.printScreen(ctx, cfg, svc, as)
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
-	m := tui.New(svc, tui.Options{Field: field.Redact(cfg.DB), As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
-		SweepEvery: sweepEvery})
-	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout)).Run()
+	opt := tui.Options{Field: field.Redact(cfg.DB), As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
+		SweepEvery: sweepEvery}
+	// The screen's commands stop when it ends: Run cancels their context.
+	err := tui.Run(ctx, svc, opt, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	if err == tea.ErrInterrupted || err == tea.ErrProgramKilled {
 		return nil
 	}

@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"arbiter/internal/keymap"
+	"arbiter/review"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// viewContext is what every screen is drawn and run with: the styles,
+// the keys, the clock, and the session's context. Every command the
+// screen starts takes ctx, so that the end of the program (a quit, a
+// closed session) stops its reads, its writes and its watch on the field.
+type viewContext struct {
+	ctx    context.Context
+	now    func() time.Time
+	keys   keymap.Map
+	styles Styles
+}
+
+// Run shows the screen over svc until the person quits or ctx ends (a
+// closed session), with the program's options popts (its terminal).
+// Whatever the screen started stops when it returns.
+func Run(ctx context.Context, svc review.Desk, opt Options, popts ...tea.ProgramOption) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opt.Context = ctx
+	popts = append(popts[:len(popts):len(popts)], tea.WithContext(ctx))
+	_, err := tea.NewProgram(New(svc, opt), popts...).Run()
+	return err
+}

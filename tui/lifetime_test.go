@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arbiter/review"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// watchedField is a field that counts the screen's waits for a change
+// under way.
+type watchedField struct {
+	*review.Service
+	started, waiting atomic.Int64
+}
+
+func (w *watchedField) WaitChange(ctx context.Context, since int64, poll time.Duration) (int64, error) {
+	w.started.Add(1)
+	w.waiting.Add(1)
+	defer w.waiting.Add(-1)
+	return w.Service.WaitChange(ctx, since, poll)
+}
+
+// until waits, up to a generous bound, for cond; it reports whether cond
+// became true.
+func until(cond func() bool) bool {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
+	svc := &watchedField{Service: openService(t, demoField(t), false)}
+	in, keys := io.Pipe()
+	defer keys.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), svc, Options{Field: "field.db", Theme: "dark"},
+			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignals(), tea.WithWindowSize(100, 30))
+	}()
+	if !until(func() bool { return svc.waiting.Load() == 1 }) {
+		t.Fatalf("the screen never watched the field (%d waits started)", svc.started.Load())
+	}
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the screen ended with %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("q did not end the screen")
+	}
+	if !until(func() bool { return svc.waiting.Load() == 0 }) {
+		t.Fatalf("the screen ended and its watch on the field goes on (%d waiting)", svc.waiting.Load())
+	}
+}
