@@ -85,28 +85,30 @@ read back from DST, which is the same on both sides (it fails if not).
 }
 
 // copyField copies the field from into to, creating to when it does not
-// exist (and removing a file it created if the copy fails).
+// exist (and removing the field it created if the copy fails).
 func copyField(ctx context.Context, from, to string) (store.Summary, bool, error) {
 	src, err := field.Open(ctx, from, store.Options{ReadOnly: true})
 	if err != nil {
 		return store.Summary{}, false, err
 	}
 	defer src.Close()
-	created := true
-	dst, err := field.Create(ctx, to, model.DefaultPolicy())
+	made, err := field.Create(ctx, to, model.DefaultPolicy())
+	var dst store.Field = made
 	if errors.Is(err, fs.ErrExist) {
-		created = false
+		made = nil
 		dst, err = field.Open(ctx, to, store.Options{})
 	}
 	if err != nil {
 		return store.Summary{}, false, err
 	}
+	created := made != nil
 	got, err := store.Copy(ctx, src, dst)
-	dst.Close()
+	if err != nil && created {
+		made.Remove(ctx)
+	} else {
+		dst.Close()
+	}
 	if err != nil {
-		if created && !field.IsServer(to) {
-			removeField(to)
-		}
 		if errors.Is(err, store.ErrNotEmpty) {
 			return got, created, model.Errorf("COPY", model.CodeInvalidTransition, "copy into a new field, or one init has just made",
 				"%s: %v", field.Redact(to), err)

@@ -39,6 +39,7 @@ type Store struct {
 	// notWritable says why a field asked for read-write was opened
 	// read-only (a file or directory that is not writable); "" otherwise.
 	notWritable string
+	created     bool // by Create: Remove may delete it (lifecycle.go)
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -88,19 +89,17 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 		return nil, &OpenError{Name: path, Reason: "cannot create: " + err.Error(), Err: err}
 	}
 	f.Close()
-	s := &Store{path: path}
+	s := &Store{path: path, created: true}
 	if err := s.connect(Options{}); err != nil {
-		os.Remove(path)
+		removeFiles(path)
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		os.Remove(path)
+		s.Remove(ctx)
 		return nil, err
 	}
 	if err := s.Write(ctx, func(tx store.Tx) error { return tx.SetPolicy(p) }); err != nil {
-		s.Close()
-		os.Remove(path)
+		s.Remove(ctx)
 		return nil, err
 	}
 	return s, nil
