@@ -1,8 +1,10 @@
-// Package field opens a field by its name, whichever engine keeps it: a
-// PostgreSQL connection string (postgres://…, postgresql://…, or libpq
-// key=value pairs such as "host=db.example dbname=team") is a field on
-// that server (store/postgres); anything else is the path of a SQLite
-// file (store/sqlite).
+// Package field opens or creates a field by its name, whichever engine
+// keeps it: a PostgreSQL connection string (postgres://…, postgresql://…,
+// or libpq key=value pairs such as "host=db.example dbname=team") is a
+// field on that server (store/postgres); anything else is the path of a
+// SQLite file (store/sqlite). What a field is made of — a file and its
+// companions, or a schema — is the engine's to know: a field Create made
+// is taken back whole by its Remove.
 package field
 
 import (
@@ -35,8 +37,9 @@ func Open(ctx context.Context, name string, opt store.Options) (store.Field, err
 }
 
 // Create makes a new field name with policy p; it refuses one that
-// exists.
-func Create(ctx context.Context, name string, p model.Policy) (store.Field, error) {
+// exists. What it returns can still be taken back whole (Remove), by a
+// command that fails while filling it.
+func Create(ctx context.Context, name string, p model.Policy) (store.Created, error) {
 	if postgres.IsName(name) {
 		st, err := postgres.Create(ctx, name, p)
 		if err != nil {

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"arbiter/field"
@@ -94,8 +93,8 @@ func (o Options) Check() error {
 	return nil
 }
 
-// Build creates a new field at path and fills it. It refuses a path that
-// exists, and removes what it wrote if it fails or ctx ends.
+// Build creates a new field at path and fills it. It refuses a field that
+// exists, and removes the field again if it fails or ctx ends.
 func Build(ctx context.Context, path string, opt Options) (c Counts, err error) {
 	if err := opt.Check(); err != nil {
 		return c, err
@@ -111,13 +110,10 @@ func Build(ctx context.Context, path string, opt Options) (c Counts, err error) 
 		return c, err
 	}
 	defer func() {
-		if cerr := st.Close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
-			for _, suffix := range []string{"", "-wal", "-shm"} {
-				os.Remove(path + suffix)
-			}
+			st.Remove(ctx)
+		} else {
+			err = st.Close()
 		}
 	}()
 	g := newGen(opt, newWriter(st, opt.Batch))

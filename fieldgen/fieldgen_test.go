@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"arbiter/fieldgen"
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -276,5 +278,19 @@ func TestBuildRefusesAnExistingFileAndBadOptions(t *testing.T) {
 		if err := o.Check(); err == nil {
 			t.Errorf("%+v passed the check", o)
 		}
+	}
+}
+
+// A build that fails on PostgreSQL (the server refuses its first
+// conflict) drops the schema it made.
+func TestBuildThatFailsOnPostgreSQLLeavesNoSchema(t *testing.T) {
+	schema, name := pgtest.Schema(t)
+	pgtest.RefuseInserts(t, schema, "conflicts")
+	_, err := fieldgen.Build(context.Background(), name, fieldgen.Options{Units: 200, Conflicts: 20, Open: 5, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "refused by a test") {
+		t.Fatalf("the build: %v, want the server's refusal", err)
+	}
+	if exists, objects := pgtest.Left(t, schema); exists || objects != 0 {
+		t.Errorf("after the build, schema exists %v with %d objects", exists, objects)
 	}
 }

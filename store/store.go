@@ -38,6 +38,19 @@ type Field interface {
 	Close() error
 }
 
+// Created is a field its engine has just made. Remove takes it back
+// whole, for a command that fails while filling it (init --demo, gen,
+// copy into a new field): it closes the field and removes all that
+// creating it made — the file and the engine's companion files of it, or
+// the schema with everything in it (in a schema that was there, empty,
+// before, what was put in it) — so no half-made field stays behind. It
+// runs even when ctx has ended, so that an interrupted command still
+// cleans up. Close keeps the field.
+type Created interface {
+	Field
+	Remove(ctx context.Context) error
+}
+
 // Notifier is a Field that can wait for a change without polling
 // (PostgreSQL, through LISTEN/NOTIFY).
 type Notifier interface {

@@ -85,7 +85,7 @@ read back from DST, which is the same on both sides (it fails if not).
 }
 
 // copyField copies the field from into to, creating to when it does not
-// exist (and removing a file it created if the copy fails).
+// exist (and removing the field it created if the copy fails).
 func copyField(ctx context.Context, from, to string) (store.Summary, bool, error) {
 	src, err := field.Open(ctx, from, store.Options{ReadOnly: true})
 	if errors.Is(err, fs.ErrNotExist) {
@@ -95,21 +95,23 @@ func copyField(ctx context.Context, from, to string) (store.Summary, bool, error
 		return store.Summary{}, false, fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
-	created := true
-	dst, err := field.Create(ctx, to, model.DefaultPolicy())
+	made, err := field.Create(ctx, to, model.DefaultPolicy())
+	var dst store.Field = made
 	if errors.Is(err, fs.ErrExist) {
-		created = false
+		made = nil
 		dst, err = field.Open(ctx, to, store.Options{})
 	}
 	if err != nil {
 		return store.Summary{}, false, fmt.Errorf("--to: %w", err)
 	}
+	created := made != nil
 	got, err := store.Copy(ctx, src, dst)
-	dst.Close()
+	if err != nil && created {
+		made.Remove(ctx)
+	} else {
+		dst.Close()
+	}
 	if err != nil {
-		if created && !field.IsServer(to) {
-			removeField(to)
-		}
 		if errors.Is(err, store.ErrNotEmpty) {
 			return got, created, model.Errorf("COPY", model.CodeInvalidTransition, "copy into a new file, or a field init has just made",
 				"--to %s: %v", field.Redact(to), err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -146,16 +145,17 @@ func joinConflictTypes() string {
 
 // createField makes a new field at path with policy p, fills it with the
 // demo if asked, and prints what it holds. A field whose demo could not be
-// filled in is removed again: no half-made file stays behind.
+// filled in is removed again: no half-made field stays behind.
 func createField(ctx context.Context, w io.Writer, path string, p model.Policy, withDemo bool) (err error) {
 	st, err := field.Create(ctx, path, p)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		st.Close()
 		if err != nil && withDemo {
-			removeField(path)
+			st.Remove(ctx)
+		} else {
+			st.Close()
 		}
 	}()
 	svc := review.New(st)
@@ -185,13 +185,6 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 	fmt.Fprintf(w, "  holds:  %s, %s, %s\n", plural(len(agents), "agent", "agents"),
 		plural(int(units), "unit", "units"), describeCounts(counts))
 	return nil
-}
-
-// removeField deletes a field file and SQLite's companions of it.
-func removeField(path string) {
-	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
-		os.Remove(p)
-	}
 }
 
 func describePolicy(p model.Policy) string {

@@ -93,10 +93,8 @@ func Name(prefix string) string {
 // (Create makes it). The schema is dropped when t ends.
 func Field(t testing.TB) string {
 	t.Helper()
-	base := URL(t)
-	schema := Name("t")
-	t.Cleanup(func() { Exec(t, base, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`) })
-	return WithParam(base, "search_path", schema)
+	_, conn := Schema(t)
+	return conn
 }
 
 // WithParam returns the connection string conn with key set to value,

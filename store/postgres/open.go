@@ -45,6 +45,7 @@ type Store struct {
 	readOnly bool
 	opt      store.Options
 	changes  *listener
+	made     made // what Create made, for Remove (lifecycle.go)
 }
 
 // IsName reports whether name is a PostgreSQL connection string rather
@@ -188,7 +189,11 @@ func Create(ctx context.Context, name string, p model.Policy) (*Store, error) {
 		return nil, err
 	}
 	if err := s.create(ctx, p); err != nil {
-		s.Close()
+		if s.made.field {
+			s.Remove(ctx)
+		} else {
+			s.Close()
+		}
 		return nil, err
 	}
 	s.changes = newListener(s)
@@ -351,7 +356,8 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	var exists, empty bool
 	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
-		NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)`, s.schema).
+		NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)
+		AND NOT EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1)`, s.schema).
 		Scan(&exists, &empty)
 	if err != nil {
 		return s.openError("cannot be created", err)
@@ -364,7 +370,7 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 				Reason: fmt.Sprintf("already exists (schema %q holds a field); refusing to overwrite it", s.schema)}
 		}
 		tx.Rollback(ctx)
-		return s.openError(fmt.Sprintf("schema %q already holds tables; a field needs a schema of its own (name another with search_path=NAME)", s.schema), nil)
+		return s.openError(fmt.Sprintf("schema %q already holds tables or functions; a field needs a schema of its own (name another with search_path=NAME)", s.schema), nil)
 	case !exists:
 		if _, err := tx.Exec(ctx, `CREATE SCHEMA `+pgx.Identifier{s.schema}.Sanitize()); err != nil {
 			return s.openError("cannot be created", err)
@@ -381,7 +387,14 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 	if err := tx.Commit(ctx); err != nil {
 		return s.openError("cannot be created", err)
 	}
-	return s.Write(ctx, func(t store.Tx) error { return t.SetPolicy(p) })
+	s.made = made{field: true, schema: !exists}
+	// The policy is written as any write is, through the checks of who
+	// acts: a role that may create a field but not write it fails here,
+	// and Create removes the field again.
+	if err := s.Write(ctx, func(t store.Tx) error { return t.SetPolicy(p) }); err != nil {
+		return s.openError("cannot be created", err)
+	}
+	return nil
 }
 
 // migrate upgrades a field of format from to Version, in one

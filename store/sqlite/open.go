@@ -43,6 +43,8 @@ type Store struct {
 	notWritable string
 	// full says the disk had no room to open the field for writing.
 	full bool
+	// created: by Create, so Remove may delete it (lifecycle.go).
+	created bool
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -103,19 +105,17 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 		return nil, &OpenError{Name: path, Reason: "cannot create: " + err.Error(), Err: err}
 	}
 	f.Close()
-	s := &Store{path: path}
+	s := &Store{path: path, created: true}
 	if err := s.connect(Options{}); err != nil {
-		os.Remove(path)
+		removeFiles(path)
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		os.Remove(path)
+		s.Remove(ctx)
 		return nil, err
 	}
 	if err := s.Write(ctx, func(tx store.Tx) error { return tx.SetPolicy(p) }); err != nil {
-		s.Close()
-		os.Remove(path)
+		s.Remove(ctx)
 		return nil, err
 	}
 	return s, nil
