@@ -59,12 +59,34 @@ type process struct {
 	mu     sync.Mutex
 	out    bytes.Buffer
 	exited chan error
+	// working is closed when the worker says it tries its first
+	// operation: it has opened the field and is at work.
+	working    chan struct{}
+	sawWorking bool
 }
 
 func (p *process) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.out.Write(b)
+	n, err := p.out.Write(b)
+	if p.working != nil && !p.sawWorking && bytes.Contains(p.out.Bytes(), []byte("TRY ")) {
+		p.sawWorking = true
+		close(p.working)
+	}
+	return n, err
+}
+
+// waitWorking returns once p is at work, or has exited; a minute is a
+// net for a worker that never starts, not a measure.
+func (p *process) waitWorking(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.working:
+	case err := <-p.exited:
+		p.exited <- err // for whoever waits next
+	case <-time.After(time.Minute):
+		t.Fatalf("%s worker did not start in a minute:\n%s", p.role, tail(p.output()))
+	}
 }
 
 func (p *process) output() string {
@@ -77,7 +99,7 @@ func (p *process) output() string {
 // path, working until the deadline.
 func startWorker(t *testing.T, role, path string, until time.Time, seed int, big int) *process {
 	t.Helper()
-	p := &process{role: role, exited: make(chan error, 1)}
+	p := &process{role: role, exited: make(chan error, 1), working: make(chan struct{})}
 	p.cmd = newWorkerCmd(role, path, until, seed, envBig+"="+strconv.Itoa(big))
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {

@@ -103,6 +103,10 @@ func TestKilledDecidersLeaveWholeDecisions(t *testing.T) {
 			procs = append(procs, startWorker(t, "chaos", path, time.Now().Add(time.Minute), seed, 256<<10))
 		}
 		for _, p := range procs {
+			// Killed at a random moment of its work: the time counts from
+			// its first operation, not from its start, which on a busy
+			// machine may take longer than the whole range.
+			p.waitWorking(t)
 			time.Sleep(time.Duration(10+rng.IntN(240)) * time.Millisecond)
 			p.cmd.Process.Signal(syscall.SIGKILL)
 		}

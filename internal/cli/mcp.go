@@ -28,8 +28,9 @@ client (a coding assistant, an agent framework) to start as a subprocess:
 Tools: record, conflicts, conflict, unit, merge, vote, inbox, acting as --as
 under the field's rules. Resources: arbiter://inbox and arbiter://conflicts/{id};
 a subscribed client hears within a second when they change, whoever wrote.
---as must be a registered agent (exit 1 otherwise). stdout carries only the
-protocol; notices go to stderr. See docs/mcp.md.`,
+--as is required (exit 2 without) and must be a registered agent (exit 1
+otherwise). stdout carries only the protocol; notices go to stderr. See
+docs/mcp.md.`,
 		Args: cobra.NoArgs,
 		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
 			srv, err := mcpserver.New(ctx, svc, cfg.As, mcpserver.Options{Notices: a.stderr})

@@ -142,13 +142,14 @@ func TestMCPNeedsARegisteredAgent(t *testing.T) {
 		name string
 		args []string
 		want string
+		exit int
 	}{
-		{"without --as", []string{"mcp", "--db", db}, "--as"},
-		{"with an unknown agent", []string{"mcp", "--db", db, "--as", "zed"}, `"zed" is not a registered agent`},
+		{"without --as", []string{"mcp", "--db", db}, "--as", 2}, // a missing setting, as for every command
+		{"with an unknown agent", []string{"mcp", "--db", db, "--as", "zed"}, `"zed" is not a registered agent`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := arbiter(t, tc.args...)
-			wantExit(t, r, 1)
+			wantExit(t, r, tc.exit)
 			if r.stdout != "" {
 				t.Errorf("stdout = %q, want nothing: it belongs to the protocol", r.stdout)
 			}

@@ -30,13 +30,19 @@ func noRoom(path string) string {
 }
 
 // diskFull reports whether the disk of the field at path has less than
-// shmRoom free (false where it cannot tell).
+// shmRoom free (false where it cannot tell, or the file system reports
+// no size, as some network and FUSE ones do). Root may use the blocks
+// kept for it.
 func diskFull(path string) bool {
 	var st unix.Statfs_t
-	if unix.Statfs(filepath.Dir(path), &st) != nil {
+	if unix.Statfs(filepath.Dir(path), &st) != nil || st.Blocks == 0 {
 		return false
 	}
-	return st.Bavail*uint64(st.Bsize) < shmRoom
+	free := st.Bavail
+	if os.Geteuid() == 0 {
+		free = st.Bfree
+	}
+	return free*uint64(st.Bsize) < shmRoom
 }
 
 // liveLog reports whether the field's log may hold what its file does
