@@ -19,7 +19,6 @@ import (
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
-
 )
 
 // hostileUnit is one hostile content, what the top of its formatted
