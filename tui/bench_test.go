@@ -49,59 +49,6 @@ func queueField(b testing.TB, open int) string {
 	return path
 }
 
-// commands runs commands as the program does — every command of a batch
-// on its own goroutine — and hands their messages over one at a time.
-type commands struct{ msgs chan tea.Msg }
-
-func newCommands() *commands { return &commands{msgs: make(chan tea.Msg, 64)} }
-
-func (c *commands) start(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	go func() {
-		msg := cmd()
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			for _, cmd := range batch {
-				c.start(cmd)
-			}
-			return
-		}
-		c.msgs <- msg
-	}()
-}
-
-// next waits for the next message for which keep is true; the others are
-// dropped.
-func (c *commands) next(b *testing.B, keep func(tea.Msg) bool) tea.Msg {
-	b.Helper()
-	timeout := time.After(30 * time.Second)
-	for {
-		select {
-		case msg := <-c.msgs:
-			if keep(msg) {
-				return msg
-			}
-		case <-timeout:
-			b.Fatal("no message came in 30s")
-		}
-	}
-}
-
-// run executes cmd as the program would and returns the messages for
-// which keep is true, once want of them have arrived. Ticks and other
-// slow commands are left running (their messages are dropped).
-func run(b *testing.B, cmd tea.Cmd, keep func(tea.Msg) bool, want int) []tea.Msg {
-	b.Helper()
-	c := newCommands()
-	c.start(cmd)
-	var out []tea.Msg
-	for len(out) < want {
-		out = append(out, c.next(b, keep))
-	}
-	return out
-}
-
 func isLoad(msg tea.Msg) bool {
 	switch msg.(type) {
 	case queueLoadedMsg, identityMsg:
@@ -125,7 +72,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 		}
 		m := New(review.New(st), Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
 		m.Update(benchSize)
-		for _, msg := range run(b, m.Init(), isLoad, 2) {
+		for _, msg := range newDriver(b, m).collect(m.Init(), isLoad, 2) {
 			m.Update(msg)
 		}
 		frame = m.View().Content
@@ -148,7 +95,7 @@ func navModel(b *testing.B, n int) *Model {
 	svc := review.New(st)
 	m := New(svc, Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
 	m.Update(benchSize)
-	for _, msg := range run(b, m.Init(), isLoad, 2) {
+	for _, msg := range newDriver(b, m).collect(m.Init(), isLoad, 2) {
 		m.Update(msg)
 	}
 	// The rest of the queue, as paging through it would load it.
@@ -240,9 +187,9 @@ func openTimed(b *testing.B, m *Model, id string, shown func()) opening {
 	b.Helper()
 	t := time.Now()
 	m.toQueue()
-	cmds := newCommands()
+	cmds := newDriver(b, m)
 	cmds.start(m.open(id))
-	_, cmd := m.Update(cmds.next(b, func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }))
+	_, cmd := m.Update(cmds.next(func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }))
 	cmds.start(cmd)
 	var o opening
 	for {
@@ -260,7 +207,7 @@ func openTimed(b *testing.B, m *Model, id string, shown func()) opening {
 				return o
 			}
 		}
-		_, cmd := m.Update(cmds.next(b, func(msg tea.Msg) bool { _, ok := msg.(renderedMsg); return ok }))
+		_, cmd := m.Update(cmds.next(func(msg tea.Msg) bool { _, ok := msg.(renderedMsg); return ok }))
 		cmds.start(cmd)
 	}
 }
@@ -332,7 +279,7 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 		m, id := twentyKB(b)
 		openTimed(b, m, id, nil)
 		m.toQueue()
-		detail := run(b, m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
+		detail := newDriver(b, m).collect(m.open(id), func(msg tea.Msg) bool { _, ok := msg.(detailLoadedMsg); return ok }, 1)[0]
 		var times []time.Duration
 		defer benchmetrics.CPUPerOp(b)()
 		for b.Loop() {

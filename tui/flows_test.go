@@ -72,7 +72,7 @@ func otherProcess(t *testing.T, path, what, conflict string) {
 	}
 }
 
-func detailOf(t *testing.T, svc *review.Service, id string) model.ConflictDetail {
+func detailOf(t testing.TB, svc *review.Service, id string) model.ConflictDetail {
 	t.Helper()
 	d, err := svc.Detail(context.Background(), id)
 	if err != nil {
@@ -138,9 +138,9 @@ func TestNarrowTerminalShowsUnitsAsTabs(t *testing.T) {
 	if strings.Contains(f, "Shadow reconciliation") {
 		t.Errorf("only one unit should show at a time under 100 columns:\n%s", f)
 	}
-	s.tm.Send(windowSize(50, 10))
+	s.send(windowSize(50, 10))
 	s.waitFor("Terminal too small")
-	s.tm.Send(windowSize(160, 40))
+	s.send(windowSize(160, 40))
 	s.waitFor("Shadow reconciliation", "The 0.004 % leaves out")
 }
 
@@ -334,12 +334,12 @@ func TestNewConflictAppearsWithoutRestart(t *testing.T) {
 }
 
 // openByFilter filters the queue down to one conflict and opens it.
-func openByFilter(s *session, id string) {
+func openByFilter(s *driver, id string) {
 	s.t.Helper()
 	s.keys("/")
 	s.typeText(id)
 	s.waitFor("▸ " + id)
-	f := s.p.Frame()
+	f := s.Frame()
 	if strings.Count(f, "conflict-") != 1 {
 		s.waitFor("/ " + id)
 	}
@@ -416,7 +416,7 @@ func TestALargeUnitShowsItsHeadFirstAndKeepsTheReadersPlace(t *testing.T) {
 	// end (G) of the head, the reader is at the end of the unit once the
 	// rest comes.
 	s.holdRests()
-	s.tm.Send(windowSize(w-10, h))
+	s.send(windowSize(w-10, h))
 	s.keys("g")
 	s.waitFor("The start of a long unit.")
 	s.keys("G")

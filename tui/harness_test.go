@@ -3,13 +3,15 @@ package tui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"arbiter/demo"
 	arbiterfield "arbiter/field"
@@ -20,15 +22,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
-// updating reports whether -update (registered by teatest) asks to
-// rewrite the golden frames in testdata/.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+var update = flag.Bool("update", false, "rewrite the golden frames in testdata/")
+
+// updating reports whether -update asks to rewrite the golden frames in
+// testdata/.
+func updating() bool { return *update }
 
 // screenNow is the screen's clock in tests. The demo's story happened
 // demo.StoryAge before it, as for a field arbiter demo creates now, so
@@ -71,223 +71,350 @@ func openService(t testing.TB, path string, readOnly bool) *review.Service {
 	return review.New(st).WithClock(steppingClock(screenNow))
 }
 
-// probe wraps the screen and keeps its latest frame where the test can
-// read it without racing the program.
-type probe struct {
-	inner *Model
-	mu    sync.Mutex
-	frame string
+// driver runs the screen in a test as the program runs it: it hands the
+// model one message at a time, on the test's goroutine, runs the commands
+// the model asks for (each on its own goroutine, as the program does),
+// and keeps the frame drawn after each message, checking that no field
+// text escaped into it. Every screen test drives the screen through one:
+// by keys and frames waited for (start, keys, waitFor), by messages in
+// the order a test needs (send, run, next), or both.
+type driver struct {
+	t   testing.TB
+	m   *Model
+	svc *review.Service
+	// k are the bindings the screen runs with.
+	k    keymap.Map
+	msgs chan tea.Msg
+	stop chan struct{}
+	// frame is the last frame drawn; frames counts them.
+	frame  string
+	frames int
+	// problem is the first frame that was not clean (frameProblem).
+	problem string
+	// slowest is the longest a message took to handle and draw.
+	slowest time.Duration
+	// quit: the screen asked to end; it handles no message after.
+	quit bool
 	// hold, while open, keeps back the formatting of the rest of units
 	// whose heads arrived (see holdRests).
 	hold chan struct{}
-	// synced is the last syncMsg the program reached (see settle).
-	synced int
-	// loads counts the queue's loads.
-	loads int
+	// queueLoads counts the queue's loads; baseLoads is their number
+	// when the test began to watch them.
+	queueLoads, baseLoads int
 	// formatting says, of each unit rendering seen, whether its rest is
 	// still to come.
 	formatting map[mdKey]bool
 }
 
-// syncMsg marks a point in the program's messages: once the probe sees
-// it, every message sent before it was handled.
-type syncMsg struct{ n int }
-
-func (p *probe) Init() tea.Cmd { return p.inner.Init() }
-
-func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m, ok := msg.(syncMsg); ok {
-		p.mu.Lock()
-		p.synced = m.n
-		p.mu.Unlock()
-		return p, nil
-	}
-	_, cmd := p.inner.Update(msg)
-	p.mu.Lock()
-	p.frame = p.inner.View().Content
-	switch msg := msg.(type) {
-	case queueLoadedMsg:
-		p.loads++
-	case renderedMsg:
-		if p.formatting == nil {
-			p.formatting = map[mdKey]bool{}
-		}
-		p.formatting[msg.key] = msg.rest != nil
-	}
-	hold := p.hold
-	p.mu.Unlock()
-	if r, ok := msg.(renderedMsg); ok && r.rest != nil && cmd != nil && hold != nil {
-		rest := cmd
-		cmd = func() tea.Msg { <-hold; return rest() }
-	}
-	return p, cmd
+// newDriver is a driver of m that has not started it: the test hands it
+// messages (send) or runs commands itself (run, start, next).
+func newDriver(t testing.TB, m *Model) *driver {
+	d := &driver{t: t, m: m, k: m.keys, msgs: make(chan tea.Msg, 64), stop: make(chan struct{}),
+		formatting: map[mdKey]bool{}}
+	t.Cleanup(func() { close(d.stop) })
+	return d
 }
 
-// holdRests keeps the rest of every unit from being formatted until
-// releaseRests: the panes show the heads only, for as long as the test
-// needs.
-func (s *session) holdRests() {
-	s.p.mu.Lock()
-	s.p.hold = make(chan struct{})
-	s.p.mu.Unlock()
-}
-
-// unhurried gives the screen all the time it needs to format units, for
-// tests that check formatted text whatever the machine's load (see
-// unhurried in mdjob_test.go). Call it before the screen formats anything.
-func (s *session) unhurried() { s.p.inner.md = unhurried() }
-
-func (s *session) releaseRests() {
-	s.p.mu.Lock()
-	close(s.p.hold)
-	s.p.hold = nil
-	s.p.mu.Unlock()
-}
-
-func (p *probe) View() tea.View { return p.inner.View() }
-
-// Frame is the latest frame, with colour and style removed.
-func (p *probe) Frame() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return ansi.Strip(p.frame)
-}
-
-// Styled is the latest frame as the terminal gets it.
-func (p *probe) Styled() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.frame
-}
-
-// session is the screen running under teatest.
-type session struct {
-	t   *testing.T
-	tm  *teatest.TestModel
-	p   *probe
-	svc *review.Service
-	// k are the bindings the screen runs with.
-	k     keymap.Map
-	syncs int
-	// baseLoads is the queue's loads when the test began to watch them.
-	baseLoads int
-}
-
-func start(t *testing.T, svc *review.Service, as string, w, h int, opts ...func(*Options)) *session {
+// start opens the screen over svc for as, w × h cells, as the program
+// does: Init, then the window's size.
+func start(t testing.TB, svc *review.Service, as string, w, h int, opts ...func(*Options)) *driver {
 	t.Helper()
 	o := Options{Field: "field.db", As: as, Theme: "dark", Now: func() time.Time { return screenNow },
 		UndoWindow: 150 * time.Millisecond}
 	for _, f := range opts {
 		f(&o)
 	}
-	p := &probe{inner: New(svc, o)}
-	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
-	s := &session{t: t, tm: tm, p: p, svc: svc, k: p.inner.keys}
-	t.Cleanup(func() { tm.Quit() })
-	return s
+	d := newDriver(t, New(svc, o))
+	d.svc = svc
+	d.start(d.m.Init())
+	d.send(windowSize(w, h))
+	return d
+}
+
+// start runs cmd as the program does: a batch's commands each on its
+// own goroutine, a sequence's one after another; their messages come
+// back to the driver.
+func (d *driver) start(cmd tea.Cmd) {
+	if cmd != nil {
+		go func() { d.deliver(cmd()) }()
+	}
+}
+
+// deliver passes msg on, running the commands it holds.
+func (d *driver) deliver(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.start(c)
+		}
+		return
+	}
+	if cmds, ok := sequenceOf(msg); ok {
+		for _, c := range cmds {
+			if c != nil {
+				d.deliver(c())
+			}
+		}
+		return
+	}
+	if cmd, fn, ok := execOf(msg); ok {
+		d.deliver(fn(cmd.Run()))
+		return
+	}
+	select {
+	case d.msgs <- msg:
+	case <-d.stop:
+	}
+}
+
+// sequenceOf is the commands of tea.Sequence's message, whose type
+// bubbletea keeps to itself.
+func sequenceOf(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	cmds := reflect.TypeFor[[]tea.Cmd]()
+	if v.Kind() != reflect.Slice || v.Type() == cmds || !v.Type().ConvertibleTo(cmds) {
+		return nil, false
+	}
+	return v.Convert(cmds).Interface().([]tea.Cmd), true
+}
+
+// execOf is the command and callback of tea.ExecProcess's message (the
+// $EDITOR), which the program runs itself.
+func execOf(msg tea.Msg) (tea.ExecCommand, tea.ExecCallback, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Struct || v.Type().Name() != "execMsg" {
+		return nil, nil, false
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	field := func(name string) any {
+		f := c.FieldByName(name)
+		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
+	}
+	return field("cmd").(tea.ExecCommand), field("fn").(tea.ExecCallback), true
+}
+
+// send updates the screen with msg, draws the frame and runs what the
+// screen asks for.
+func (d *driver) send(msg tea.Msg) {
+	if d.quit {
+		return
+	}
+	if _, ok := msg.(tea.QuitMsg); ok {
+		d.quit = true
+		return
+	}
+	begin := time.Now()
+	_, cmd := d.m.Update(msg)
+	d.frame = d.m.View().Content
+	d.slowest = max(d.slowest, time.Since(begin))
+	d.frames++
+	if p := frameProblem(d.frame); p != "" && d.problem == "" {
+		d.problem = p + "\nin the frame:\n" + sgr.ReplaceAllString(d.frame, "")
+	}
+	switch msg := msg.(type) {
+	case queueLoadedMsg:
+		d.queueLoads++
+	case renderedMsg:
+		d.formatting[msg.key] = msg.rest != nil
+		if rest, hold := cmd, d.hold; msg.rest != nil && cmd != nil && hold != nil {
+			cmd = func() tea.Msg { <-hold; return rest() }
+		}
+	}
+	d.start(cmd)
+}
+
+// pump handles every message that has come back so far.
+func (d *driver) pump() {
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		default:
+			return
+		}
+	}
+}
+
+// await handles the next message that comes back, or returns false if
+// none came by deadline.
+func (d *driver) await(deadline time.Time) bool {
+	select {
+	case msg := <-d.msgs:
+		d.send(msg)
+		return true
+	case <-time.After(time.Until(deadline)):
+		return false
+	}
+}
+
+// run runs cmd, and every command of a batch in it, one after another on
+// the test's goroutine, and returns their messages, unhandled.
+func (d *driver) run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range batch {
+			out = append(out, d.run(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+// next waits for the next message that comes back for which keep is
+// true, and returns it unhandled; the others are dropped.
+func (d *driver) next(keep func(tea.Msg) bool) tea.Msg {
+	d.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case msg := <-d.msgs:
+			if keep(msg) {
+				return msg
+			}
+		case <-timeout:
+			d.t.Fatal("no message came in 30s")
+		}
+	}
+}
+
+// collect runs cmd as the program would and returns the messages for
+// which keep is true, unhandled, once want of them have come back. Ticks
+// and other slow commands are left running (their messages are dropped).
+func (d *driver) collect(cmd tea.Cmd, keep func(tea.Msg) bool, want int) []tea.Msg {
+	d.t.Helper()
+	d.start(cmd)
+	var out []tea.Msg
+	for len(out) < want {
+		out = append(out, d.next(keep))
+	}
+	return out
+}
+
+// until handles messages until done is true of the frame drawn, and
+// returns it; it fails after limit.
+func (d *driver) until(limit time.Duration, what string, done func(frame string) bool) string {
+	d.t.Helper()
+	deadline := time.Now().Add(limit)
+	d.pump()
+	for !done(d.frame) {
+		if !d.await(deadline) {
+			d.t.Fatalf("after %s the screen still did not show %s; last frame:\n%s", limit, what, ansi.Strip(d.frame))
+		}
+	}
+	return d.frame
+}
+
+// holdRests keeps the rest of every unit from being formatted until
+// releaseRests: the panes show the heads only, for as long as the test
+// needs.
+func (d *driver) holdRests() { d.hold = make(chan struct{}) }
+
+func (d *driver) releaseRests() {
+	close(d.hold)
+	d.hold = nil
+}
+
+// unhurried gives the screen all the time it needs to format units, for
+// tests that check formatted text whatever the machine's load (see
+// unhurried in mdjob_test.go). Call it before the screen formats anything.
+func (d *driver) unhurried() { d.m.md = unhurried() }
+
+// Frame is the frame once every message come back so far is handled,
+// with colour and style removed.
+func (d *driver) Frame() string { return ansi.Strip(d.Styled()) }
+
+// Styled is that frame as the terminal gets it.
+func (d *driver) Styled() string {
+	d.pump()
+	return d.frame
 }
 
 // waitFor waits until the frame contains every one of texts.
-func (s *session) waitFor(texts ...string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f := s.p.Frame()
-		ok := true
+func (d *driver) waitFor(texts ...string) string {
+	d.t.Helper()
+	has := func(frame string) bool {
+		frame = ansi.Strip(frame)
 		for _, want := range texts {
-			if !strings.Contains(f, want) {
-				ok = false
+			if !strings.Contains(frame, want) {
+				return false
 			}
 		}
-		if ok {
-			return f
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the screen never showed %q; last frame:\n%s", texts, f)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return true
 	}
+	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("%q", texts), has))
 }
 
 // waitGone waits until the frame no longer contains text.
-func (s *session) waitGone(text string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f := s.p.Frame()
-		if !strings.Contains(f, text) {
-			return f
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the screen kept showing %q; last frame:\n%s", text, f)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+func (d *driver) waitGone(text string) string {
+	d.t.Helper()
+	gone := func(frame string) bool { return !strings.Contains(ansi.Strip(frame), text) }
+	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("no %q", text), gone))
 }
 
-func (s *session) keys(keys ...string) {
+func (d *driver) keys(keys ...string) {
+	d.pump()
 	for _, k := range keys {
-		s.tm.Send(keyMsg(k))
+		d.send(keyMsg(k))
 	}
 }
 
-func (s *session) typeText(text string) { s.tm.Type(text) }
+func (d *driver) typeText(text string) {
+	d.pump()
+	for _, r := range text {
+		d.send(tea.KeyPressMsg(tea.Key{Code: r, Text: string(r)}))
+	}
+}
 
 // press presses the first key of a binding, as the screen has it bound.
-func (s *session) press(b key.Binding) {
-	s.t.Helper()
+func (d *driver) press(b key.Binding) {
+	d.t.Helper()
 	if len(b.Keys()) == 0 {
-		s.t.Fatalf("binding %+v has no key", b.Help())
+		d.t.Fatalf("binding %+v has no key", b.Help())
 	}
-	s.keys(b.Keys()[0])
+	d.keys(b.Keys()[0])
 }
 
-// settle waits until the program has handled every message sent so far,
-// and reports false if it stopped handling them (it quit).
-func (s *session) settle() bool {
-	s.syncs++
-	n := s.syncs
-	s.tm.Send(syncMsg{n})
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
-		s.p.mu.Lock()
-		done := s.p.synced >= n
-		s.p.mu.Unlock()
-		if done {
-			return true
-		}
-		time.Sleep(5 * time.Millisecond)
+// settle handles every message come back so far, and reports false if
+// the screen stopped handling them (it quit).
+func (d *driver) settle() bool {
+	d.pump()
+	return !d.quit
+}
+
+// loads is how many times the queue was loaded, once every message come
+// back so far is handled.
+func (d *driver) loads() int {
+	d.pump()
+	return d.queueLoads
+}
+
+// clean fails the test if any frame so far was not clean.
+func (d *driver) clean(step string) {
+	d.t.Helper()
+	if d.problem != "" {
+		d.t.Fatalf("after %s, a frame carried %s", step, d.problem)
 	}
-	return false
 }
 
 // waitFormatted waits until both units on screen are formatted whole, so
 // that no rest arrives later to move their panes.
-func (s *session) waitFormatted() {
-	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s.p.mu.Lock()
-		done := len(s.p.formatting) >= 2
-		for _, more := range s.p.formatting {
+func (d *driver) waitFormatted() {
+	d.t.Helper()
+	whole := func(string) bool {
+		done := len(d.formatting) >= 2
+		for _, more := range d.formatting {
 			done = done && !more
 		}
-		s.p.mu.Unlock()
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the units were never formatted whole; last frame:\n%s", s.p.Frame())
-		}
-		time.Sleep(10 * time.Millisecond)
+		return done
 	}
-}
-
-// loads is how many times the queue was loaded.
-func (s *session) loads() int {
-	s.p.mu.Lock()
-	defer s.p.mu.Unlock()
-	return s.p.loads
+	d.until(10*time.Second, "both units formatted whole", whole)
 }
 
 // keyMsg builds a key press from its name, as key.Matches reads it.

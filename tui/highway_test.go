@@ -159,7 +159,7 @@ func TestOnlyThoseWhoMayAnswerAreOfferedTheKeys(t *testing.T) {
 		s.keys(k)
 		s.waitFor("ops-maya (its owner) decides it, not you.")
 		s.settle() // the key is handled
-		f := s.p.Frame()
+		f := s.Frame()
 		for _, opened := range []string{"Approve plan-juno's proposal", "Modify plan-juno's proposal", "Send back conflict-008"} {
 			if strings.Contains(f, opened) {
 				t.Errorf("%s opened %q for lead-tomas:\n%s", k, opened, f)
@@ -218,7 +218,7 @@ func TestAReadOnlyScreenDoesNotSweep(t *testing.T) {
 	s.waitFor("▸ conflict-008")
 	time.Sleep(200 * time.Millisecond) // ten sweeps' time
 	// A sweep the store refused would say so on the screen: none was tried.
-	if f := s.p.Frame(); strings.Contains(f, "Sweeping") {
+	if f := s.Frame(); strings.Contains(f, "Sweeping") {
 		t.Errorf("a read-only screen tried to sweep:\n%s", f)
 	}
 	rw := openService(t, path, false)

@@ -13,15 +13,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // hostileUnit is one hostile content, what the top of its formatted
@@ -101,92 +98,14 @@ func hostileConflict(t testing.TB, content string) (*rt.Field, rt.Pair) {
 	return f, p
 }
 
-// pump runs the screen without a terminal: it feeds cmd's messages back
-// into m, one at a time as the program would, until done says the frame
-// is ready or the time is up. Ticks are left to fire into the void.
-type pump struct {
-	m    *Model
-	msgs chan tea.Msg
-	stop chan struct{}
-	once sync.Once
-	// problem is the first frame that was not clean (see frameProblem).
-	problem string
-	// slowest is the longest a message took to handle and draw.
-	slowest time.Duration
-}
-
-func newPump(m *Model) *pump {
-	return &pump{m: m, msgs: make(chan tea.Msg, 256), stop: make(chan struct{})}
-}
-
-func (p *pump) close() { p.once.Do(func() { close(p.stop) }) }
-
-func (p *pump) start(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	go func() {
-		msg := cmd()
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			for _, c := range batch {
-				p.start(c)
-			}
-			return
-		}
-		if _, ok := msg.(tea.QuitMsg); ok || msg == nil {
-			return
-		}
-		select {
-		case p.msgs <- msg:
-		case <-p.stop:
-		}
-	}()
-}
-
-// send updates the screen with msg and runs what it asks for.
-func (p *pump) send(msg tea.Msg) {
-	start := time.Now()
-	_, cmd := p.m.Update(msg)
-	frame := p.m.View().Content
-	p.slowest = max(p.slowest, time.Since(start))
-	if p.problem == "" {
-		p.problem = frameProblem(frame)
-	}
-	p.start(cmd)
-}
-
-// until feeds messages until done is true of the drawn frame, and
-// returns it; it fails after limit.
-func (p *pump) until(t testing.TB, limit time.Duration, what string, done func(frame string) bool) string {
-	t.Helper()
-	deadline := time.After(limit)
-	for {
-		frame := p.m.View().Content
-		if done(frame) {
-			return frame
-		}
-		select {
-		case msg := <-p.msgs:
-			p.send(msg)
-		case <-deadline:
-			t.Fatalf("after %s the screen still did not show %s; last frame:\n%s", limit, what, sgr.ReplaceAllString(frame, ""))
-		}
-	}
-}
-
 // openHostile opens the screen on f as the operator, at w × h, and opens
 // the conflict at the head of the queue.
-func openHostile(t testing.TB, svc *review.Service, id string, w, h int) *pump {
+func openHostile(t testing.TB, svc *review.Service, id string, w, h int) *driver {
 	t.Helper()
-	m := New(svc, Options{Field: "field.db", As: rt.Operator, Theme: "dark",
-		Now: func() time.Time { return time.Now() }})
-	p := newPump(m)
-	t.Cleanup(p.close)
-	p.start(m.Init())
-	p.send(tea.WindowSizeMsg{Width: w, Height: h})
-	p.until(t, 10*time.Second, "the queue", func(f string) bool { return strings.Contains(f, "▸ "+id) })
-	p.send(keyMsg("enter"))
-	return p
+	d := start(t, svc, rt.Operator, w, h, func(o *Options) { o.Now, o.UndoWindow = time.Now, 0 })
+	d.until(10*time.Second, "the queue", func(f string) bool { return strings.Contains(f, "▸ "+id) })
+	d.send(keyMsg("enter"))
+	return d
 }
 
 // renderedAll says whether both panes have left "Rendering…".
@@ -201,7 +120,7 @@ func BenchmarkHostileUnit(b *testing.B) {
 		b.Run(u.name, func(b *testing.B) {
 			f, pair := hostileConflict(b, u.content)
 			p := openHostile(b, f.Svc, pair.Conflict, 160, 48)
-			p.until(b, time.Minute, "both units", renderedAll)
+			p.until(time.Minute, "both units", renderedAll)
 			width := p.m.conflict.innerW
 			b.Run("format", func(b *testing.B) {
 				for b.Loop() {
@@ -244,28 +163,28 @@ func TestHugeAndMalformedUnitsKeepTheScreenResponsive(t *testing.T) {
 			f, pair := hostileConflict(t, u.content)
 			start := time.Now()
 			p := openHostile(t, f.Svc, pair.Conflict, 160, 48)
-			p.until(t, bound, "both units formatted", renderedAll)
+			p.until(bound, "both units formatted", renderedAll)
 			opened := time.Since(start)
 			has := func(s string) func(string) bool {
 				return func(frame string) bool { return strings.Contains(sgr.ReplaceAllString(frame, ""), s) }
 			}
-			p.until(t, bound, "the top of the unit", has(u.top))
+			p.until(bound, "the top of the unit", has(u.top))
 			p.send(keyMsg("G"))
-			p.until(t, bound, "the note at the bottom", has(u.bottom))
+			p.until(bound, "the note at the bottom", has(u.bottom))
 			p.send(keyMsg("r"))
 			p.send(keyMsg("G"))
 			if len(u.content) > maxRawBytes {
-				p.until(t, bound, "the raw view's note", has("arbiter show"))
+				p.until(bound, "the raw view's note", has("arbiter show"))
 			}
 			p.send(keyMsg("g"))
 			p.send(keyMsg("pgdown"))
 			p.send(keyMsg("w"))
-			p.until(t, bound, "the word diff", has("A mem-"))
+			p.until(bound, "the word diff", has("A mem-"))
 			p.send(keyMsg("h"))
-			p.until(t, bound, "the history", has("recorded a contradiction"))
+			p.until(bound, "the history", has("recorded a contradiction"))
 			p.send(keyMsg("h"))
 			p.send(keyMsg("esc"))
-			p.until(t, bound, "the queue", has("▸ "+pair.Conflict))
+			p.until(bound, "the queue", has("▸ "+pair.Conflict))
 			if p.problem != "" {
 				t.Fatalf("a frame carried %s", p.problem)
 			}
@@ -315,14 +234,14 @@ func TestHugeOneLineTextsKeepTheScreenResponsive(t *testing.T) {
 		return func(frame string) bool { return strings.Contains(sgr.ReplaceAllString(frame, ""), s) }
 	}
 	p := openHostile(t, f.Svc, "conflict-001", 160, 48)
-	p.until(t, bound, "the escalated conflict", has("escalated by senior-1: the numbers disagree ␛[2J"))
+	p.until(bound, "the escalated conflict", has("escalated by senior-1: the numbers disagree ␛[2J"))
 	p.send(keyMsg("esc"))
-	p.until(t, bound, "the queue", has("▸ conflict-001"))
+	p.until(bound, "the queue", has("▸ conflict-001"))
 	p.send(keyMsg("j"))
 	p.send(keyMsg("enter"))
-	p.until(t, bound, "the vote", has("lead-1 → A: the numbers disagree"))
+	p.until(bound, "the vote", has("lead-1 → A: the numbers disagree"))
 	p.send(keyMsg("v"))
-	p.until(t, bound, "the vote form", has("Vote on conflict-002"))
+	p.until(bound, "the vote form", has("Vote on conflict-002"))
 	if p.problem != "" {
 		t.Fatalf("a frame carried %s", p.problem)
 	}

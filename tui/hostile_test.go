@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode"
@@ -17,9 +16,7 @@ import (
 	rt "arbiter/review/reviewtest"
 	"arbiter/store"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // sgr matches the colour and style sequences the screen itself draws
@@ -58,47 +55,13 @@ func frameProblem(frame string) string {
 	return ""
 }
 
-// guard checks every frame the screen draws, not only those a test
-// waits for, and keeps the first bad one.
-type guard struct {
-	*probe
-	mu      sync.Mutex
-	frames  int
-	problem string
-}
-
-func (g *guard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := g.probe.Update(msg)
-	frame := g.probe.Styled()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.frames++
-	if p := frameProblem(frame); p != "" && g.problem == "" {
-		g.problem = p + "\nin the frame:\n" + sgr.ReplaceAllString(frame, "")
-	}
-	return g, cmd
-}
-
-// check fails the test if any frame so far was not clean.
-func (g *guard) check(t *testing.T, step string) {
+// startGuarded is start on a field whose name and clock are the
+// attacker's too; the driver checks every frame (clean).
+func startGuarded(t *testing.T, svc *review.Service, as string, w, h int) *driver {
 	t.Helper()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.problem != "" {
-		t.Fatalf("after %s, a frame carried %s", step, g.problem)
-	}
-}
-
-// startGuarded is start with every frame checked.
-func startGuarded(t *testing.T, svc *review.Service, as string, w, h int) (*session, *guard) {
-	t.Helper()
-	o := Options{Field: "field\x1b]0;pwned\x07.db", As: as, Theme: "dark",
-		Now: func() time.Time { return time.Now().Add(time.Hour) }}
-	p := &probe{inner: New(svc, o)}
-	g := &guard{probe: p}
-	tm := teatest.NewTestModel(t, g, teatest.WithInitialTermSize(w, h))
-	t.Cleanup(func() { tm.Quit() })
-	return &session{t: t, tm: tm, p: p}, g
+	return start(t, svc, as, w, h, func(o *Options) {
+		o.Field, o.Now, o.UndoWindow = "field\x1b]0;pwned\x07.db", func() time.Time { return time.Now().Add(time.Hour) }, 0
+	})
 }
 
 // Agents a field may hold although REGISTER refuses such names now: the
@@ -196,11 +159,11 @@ func hostileField(t *testing.T) *rt.Field {
 // screen's own SGR, and the attacks must show, inert.
 func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	f := hostileField(t)
-	s, g := startGuarded(t, f.Svc, rt.Operator, 160, 45)
+	s := startGuarded(t, f.Svc, rt.Operator, 160, 45)
 	step := func(name string, texts ...string) string {
 		t.Helper()
 		frame := s.waitFor(texts...)
-		g.check(t, name)
+		s.clean(name)
 		return frame
 	}
 
@@ -211,15 +174,15 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	step("the queue again", "▸ conflict-001")
 
 	s.keys("enter")
-	frame := step("conflict-001", "A mem-", "B mem-", "escalated by mallory␛[2J")
+	step("conflict-001", "A mem-", "B mem-", "escalated by mallory␛[2J")
 	s.waitGone("Rendering…")
-	frame = step("conflict-001 rendered", "Finding red ␛[31mALERT")
+	frame := step("conflict-001 rendered", "Finding red ␛[31mALERT")
 	for _, want := range []string{"mallory␛[2J", "the docs", "purpose red ␛[31mALERT", "reasoning red ␛[31mALERT"} {
-		if !strings.Contains(s.p.Frame(), want) {
+		if !strings.Contains(s.Frame(), want) {
 			t.Errorf("the conflict does not show %q:\n%s", want, frame)
 		}
 	}
-	if strings.Contains(s.p.Styled(), "\x1b]8;") {
+	if strings.Contains(s.Styled(), "\x1b]8;") {
 		t.Error("a link reached the screen as a terminal hyperlink")
 	}
 	s.keys("w")
@@ -273,7 +236,7 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 
 	// The screen of a caller whose own id is hostile: its header, and the
 	// decision form's refusals, which name the caller.
-	s2, g2 := startGuarded(t, f.Svc, mallory, 160, 45)
+	s2 := startGuarded(t, f.Svc, mallory, 160, 45)
 	s2.waitFor("as mallory␛[2J", "Nothing waits for you.")
 	s2.keys("a")
 	s2.waitFor("showing all statuses")
@@ -281,9 +244,9 @@ func TestHostileFieldTextReachesNoTerminalOnAnyScreen(t *testing.T) {
 	s2.waitFor("A mem-")
 	s2.keys("d")
 	s2.waitFor("Decide conflict-005", "only role")
-	g2.check(t, "mallory's decision form")
-	g.check(t, "the end")
-	t.Logf("%d and %d frames checked", g.frames, g2.frames)
+	s2.clean("mallory's decision form")
+	s.clean("the end")
+	t.Logf("%d and %d frames checked", s.frames, s2.frames)
 }
 
 // TestMarkdownLinksDoNotBecomeTerminalHyperlinks: glamour writes links

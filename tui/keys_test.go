@@ -56,7 +56,7 @@ func TestHelpShowsEveryBindingOnAnEightyColumnTerminal(t *testing.T) {
 	f := spaces.ReplaceAllString(s.waitFor("previous field"), " ")
 	for _, e := range keymap.Default().Entries() {
 		if h := e.Binding.Help(); !strings.Contains(f, h.Key+" "+h.Desc) {
-			t.Errorf("the help does not show %s (%s %s):\n%s", e.Name, h.Key, h.Desc, s.p.Frame())
+			t.Errorf("the help does not show %s (%s %s):\n%s", e.Name, h.Key, h.Desc, s.Frame())
 		}
 	}
 }

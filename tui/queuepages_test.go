@@ -30,9 +30,9 @@ func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
 	s := start(t, svc, fieldgen.Operator, 160, 40)
 	s.waitFor(rows[0].ID, fmt.Sprintf("escalated %d", countStatus(rows, model.StatusEscalated)))
 	last := "▸ " + rows[len(rows)-1].ID
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.p.Frame(), last); {
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.Frame(), last); {
 		if time.Now().After(deadline) {
-			t.Fatalf("G never reached %s; last frame:\n%s", rows[len(rows)-1].ID, s.p.Frame())
+			t.Fatalf("G never reached %s; last frame:\n%s", rows[len(rows)-1].ID, s.Frame())
 		}
 		s.keys("G")
 		time.Sleep(50 * time.Millisecond)

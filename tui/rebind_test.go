@@ -29,13 +29,13 @@ type place struct {
 	as    string
 	w, h  int
 	empty bool // an empty field instead of the demo
-	reach func(s *session)
+	reach func(s *driver)
 }
 
 // effect is what a binding's key does there, as the test sees it.
 type effect struct {
 	what string
-	did  func(s *session, before string) bool
+	did  func(s *driver, before string) bool
 }
 
 // check is one place a binding acts: what there names its key (each
@@ -45,7 +45,7 @@ type check struct {
 	shows []string
 	does  effect
 	// again returns to the place after an old key left it.
-	again func(s *session)
+	again func(s *driver)
 	// anyKey: every key but another binding's does it, the old key too.
 	anyKey bool
 }
@@ -58,10 +58,10 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		checks []check
 	}{
 		{"up", "i", []check{
-			{at: queueAt("the queue, one row down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ conflict-011") }),
+			{at: queueAt("the queue, one row down", func(s *driver) { s.press(s.k.Down); s.waitFor("▸ conflict-011") }),
 				shows: []string{"%s up"}, does: showing("▸ conflict-008")},
 			{at: atConflictEnd, does: scrolling},
-			{at: decideAt("the strategies, one down", func(s *session) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
+			{at: decideAt("the strategies, one down", func(s *driver) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
 				does: showing("▸ last_write_wins")},
 		}},
 		{"down", "n", []check{
@@ -168,12 +168,12 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"decide", "e", []check{
 			{at: atConflict, shows: []string{"%s decide"}, does: showing("Decide conflict-008")},
-			{at: conflictAt("a conflict not put to a vote, after vote", func(s *session) { s.press(s.k.Vote) }),
+			{at: conflictAt("a conflict not put to a vote, after vote", func(s *driver) { s.press(s.k.Vote) }),
 				shows: []string{"press %s to decide it"}, does: showing("Decide conflict-008")},
 		}},
 		{"vote", "V", []check{
 			{at: atBallotConflict, shows: []string{"%s vote"}, does: showing("Vote on conflict-014")},
-			{at: ballotConflictAt("a conflict put to a vote, after decide", func(s *session) { s.press(s.k.Decide) }),
+			{at: ballotConflictAt("a conflict put to a vote, after decide", func(s *driver) { s.press(s.k.Decide) }),
 				shows: []string{"press %s to vote"}, does: showing("Vote on conflict-014")},
 		}},
 		{"next", "ctrl+n", []check{
@@ -185,12 +185,12 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atBallot, does: showing("▍Rationale")},
 		}},
 		{"choose_a", "x", []check{
-			{at: winnerAt("B", func(s *session) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-008", "A")},
-			{at: ballotAt("B", func(s *session) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-014", "A")},
+			{at: winnerAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-008", "A")},
+			{at: ballotAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-014", "A")},
 		}},
 		{"choose_b", "z", []check{
-			{at: winnerAt("A", func(s *session) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-008", "B")},
-			{at: ballotAt("A", func(s *session) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-014", "B")},
+			{at: winnerAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-008", "B")},
+			{at: ballotAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-014", "B")},
 		}},
 		{"submit", "ctrl+o", []check{
 			{at: atDismissal, shows: []string{"%s submit"}, does: showing("Write this decision?")},
@@ -214,7 +214,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atVoteConfirm, shows: []string{"%s no", "X go back (default)"}, does: hiding("Cast this vote?"), anyKey: true},
 		}},
 		{"back", "ctrl+b", []check{
-			{at: queueAt("the queue, filtered to nothing", func(s *session) {
+			{at: queueAt("the queue, filtered to nothing", func(s *driver) {
 				atFilter.reach(s)
 				s.press(s.k.KeepFilter)
 				s.waitFor(keyOf(s.k.Open) + " open")
@@ -242,13 +242,13 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atFilter, does: quitting},
 			{at: atDismissal, does: quitting},
 			{at: atDecideConfirm, does: quitting},
-			{at: atHelp, shows: []string{"%s quit"}, does: quitting, again: func(s *session) {
+			{at: atHelp, shows: []string{"%s quit"}, does: quitting, again: func(s *driver) {
 				s.press(s.k.Help) // the old key closed it, as any key does
 				s.waitFor("previous field")
 			}},
-			{at: place{"a form, too small", demo.Operator, 140, 40, false, func(s *session) {
+			{at: place{"a form, too small", demo.Operator, 140, 40, false, func(s *driver) {
 				atDismissal.reach(s)
-				s.tm.Send(windowSize(50, 10))
+				s.send(windowSize(50, 10))
 				s.waitFor("Terminal too small")
 			}}, shows: []string{"press %s to quit"}, does: quitting},
 		}},
@@ -285,7 +285,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 					for _, show := range ch.shows {
 						wantShown(t, s, show, c.to, keyOf(old))
 					}
-					before := s.p.Frame()
+					before := s.Frame()
 					if ch.does.did(s, before) {
 						t.Fatalf("%s before any key was pressed:\n%s", ch.does.what, before)
 					}
@@ -299,18 +299,18 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 						}
 						time.Sleep(50 * time.Millisecond) // what the key's command does
 						if ch.does.did(s, before) {
-							t.Fatalf("the old key %s still %s:\n%s", o, ch.does.what, s.p.Frame())
+							t.Fatalf("the old key %s still %s:\n%s", o, ch.does.what, s.Frame())
 						}
 						if ch.again != nil {
 							ch.again(s)
 						}
-						before = s.p.Frame()
+						before = s.Frame()
 					}
 					s.keys(c.to)
 					deadline := time.Now().Add(5 * time.Second)
 					for !ch.does.did(s, before) {
 						if time.Now().After(deadline) {
-							t.Fatalf("the new key %s never %s:\n%s", c.to, ch.does.what, s.p.Frame())
+							t.Fatalf("the new key %s never %s:\n%s", c.to, ch.does.what, s.Frame())
 						}
 						time.Sleep(10 * time.Millisecond)
 					}
@@ -322,7 +322,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 
 // startAt opens the screen with the bindings k on a copy of the demo
 // field (or an empty one) and goes to p.
-func startAt(t *testing.T, template string, k keymap.Map, p place) *session {
+func startAt(t *testing.T, template string, k keymap.Map, p place) *driver {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "field.db")
 	if p.empty {
@@ -360,21 +360,21 @@ var spaces = regexp.MustCompile(` +`)
 
 // wantShown waits until the screen shows pattern with the new key, and
 // checks that it does not show it with the old one.
-func wantShown(t *testing.T, s *session, pattern, now, old string) {
+func wantShown(t *testing.T, s *driver, pattern, now, old string) {
 	t.Helper()
 	want := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", now), " ")
 	gone := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", old), " ")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		f := spaces.ReplaceAllString(s.p.Frame(), " ")
+		f := spaces.ReplaceAllString(s.Frame(), " ")
 		if strings.Contains(f, want) {
 			if !strings.Contains(want, gone) && strings.Contains(f, gone) {
-				t.Errorf("the screen still shows %q:\n%s", gone, s.p.Frame())
+				t.Errorf("the screen still shows %q:\n%s", gone, s.Frame())
 			}
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed %q:\n%s", want, s.p.Frame())
+			t.Fatalf("the screen never showed %q:\n%s", want, s.Frame())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -392,59 +392,59 @@ func bindingOf(k keymap.Map, name string) key.Binding {
 // Effects.
 
 func showing(text string) effect {
-	return effect{"shows " + text, func(s *session, _ string) bool { return strings.Contains(s.p.Frame(), text) }}
+	return effect{"shows " + text, func(s *driver, _ string) bool { return strings.Contains(s.Frame(), text) }}
 }
 
 func hiding(text string) effect {
-	return effect{"hides " + text, func(s *session, _ string) bool { return !strings.Contains(s.p.Frame(), text) }}
+	return effect{"hides " + text, func(s *driver, _ string) bool { return !strings.Contains(s.Frame(), text) }}
 }
 
 var (
-	changing  = effect{"changes the screen", func(s *session, before string) bool { return s.p.Frame() != before }}
+	changing  = effect{"changes the screen", func(s *driver, before string) bool { return s.Frame() != before }}
 	scrolling = effect{"scrolls", changing.did}
-	quitting  = effect{"quits", func(s *session, _ string) bool { return !s.settle() }}
-	reloading = effect{"reloads the queue", func(s *session, _ string) bool { return s.loads() > s.baseLoads }}
+	quitting  = effect{"quits", func(s *driver, _ string) bool { return !s.settle() }}
+	reloading = effect{"reloads the queue", func(s *driver, _ string) bool { return s.loads() > s.baseLoads }}
 )
 
 // choosing: the form shows side ("A" or "B") of conflict chosen.
 func choosing(conflict, side string) effect {
-	return effect{"chooses " + side, func(s *session, _ string) bool {
+	return effect{"chooses " + side, func(s *driver, _ string) bool {
 		c := detailOf(s.t, s.svc, conflict).Conflict
 		id := c.UnitA
 		if side == "B" {
 			id = c.UnitB
 		}
-		return strings.Contains(s.p.Styled(), sidesView(NewStyles(Theme{Dark: true}), c, id))
+		return strings.Contains(s.Styled(), sidesView(NewStyles(Theme{Dark: true}), c, id))
 	}}
 }
 
 // Places.
 
 var (
-	atQueue      = queueAt("the queue", func(*session) {})
-	atQueueEnd   = queueAt("the queue, at its end", func(s *session) { s.press(s.k.Bottom); s.waitFor("▸ conflict-016") })
-	atEmptyQueue = place{"an empty queue", "", 100, 20, true, func(s *session) { s.waitFor("Nothing waits for you.") }}
-	atFilter     = queueAt("the filter, typed", func(s *session) {
+	atQueue      = queueAt("the queue", func(*driver) {})
+	atQueueEnd   = queueAt("the queue, at its end", func(s *driver) { s.press(s.k.Bottom); s.waitFor("▸ conflict-016") })
+	atEmptyQueue = place{"an empty queue", "", 100, 20, true, func(s *driver) { s.waitFor("Nothing waits for you.") }}
+	atFilter     = queueAt("the filter, typed", func(s *driver) {
 		s.press(s.k.Filter)
 		s.waitFor("\n/ ")
 		s.typeText("zzz")
 		s.waitFor("No conflict matches")
 	})
-	atHelp = queueAt("the help", func(s *session) { s.press(s.k.Help); s.waitFor("previous field") })
+	atHelp = queueAt("the help", func(s *driver) { s.press(s.k.Help); s.waitFor("previous field") })
 	// atPrompt is a quick dismissal of conflict-008 with its rationale
 	// typed; atWaiting, that dismissal in its undo window.
-	atPrompt = queueAt("a quick decision's prompt", func(s *session) {
+	atPrompt = queueAt("a quick decision's prompt", func(s *driver) {
 		s.press(s.k.Dismiss)
 		s.waitFor("Dismiss conflict-008 dismissed")
 		s.typeText("Different payment classes.")
 		s.waitFor("Different payment classes.")
 	})
-	atWaiting = place{"a decision waiting to be written", demo.Operator, 140, 40, false, func(s *session) {
+	atWaiting = place{"a decision waiting to be written", demo.Operator, 140, 40, false, func(s *driver) {
 		atPrompt.reach(s)
 		s.press(s.k.Accept)
 		s.waitFor("written in")
 	}}
-	atResolved = conflictAt("a resolved conflict", func(s *session) {
+	atResolved = conflictAt("a resolved conflict", func(s *driver) {
 		s.press(s.k.Back)
 		s.press(s.k.AllStatuses)
 		s.waitFor("showing all statuses")
@@ -452,37 +452,37 @@ var (
 		s.waitFor("Resolved")
 	})
 
-	atConflict = conflictAt("a conflict", func(*session) {})
+	atConflict = conflictAt("a conflict", func(*driver) {})
 	// atPlainConflict is one without a proposal: conflict-011.
-	atPlainConflict = conflictAt("a conflict without a proposal", func(s *session) {
+	atPlainConflict = conflictAt("a conflict without a proposal", func(s *driver) {
 		s.press(s.k.Back)
 		openByFilter(s, "conflict-011")
 		s.waitFor("Routed to you")
 	})
-	atConflictEnd = conflictAt("a conflict, at its end", func(s *session) {
-		before := s.p.Frame()
+	atConflictEnd = conflictAt("a conflict, at its end", func(s *driver) {
+		before := s.Frame()
 		s.press(s.k.Bottom)
 		s.settle()
-		if s.p.Frame() == before {
+		if s.Frame() == before {
 			s.t.Fatal("the conflict's panes do not scroll")
 		}
 	})
-	atNarrowConflict = place{"a narrow conflict", demo.Operator, 90, 30, false, func(s *session) {
+	atNarrowConflict = place{"a narrow conflict", demo.Operator, 90, 30, false, func(s *driver) {
 		open008(s)
 		s.waitFor("Shadow reconciliation")
 	}}
-	atTooSmall = queueAt("a screen too small", func(s *session) {
-		s.tm.Send(windowSize(50, 10))
+	atTooSmall = queueAt("a screen too small", func(s *driver) {
+		s.send(windowSize(50, 10))
 		s.waitFor("Terminal too small")
 	})
 
 	// atRevisedConflict is conflict-012, whose units revise one earlier
 	// unit; atRevisedSynthesis, its synthesis being written.
-	atRevisedConflict = queueAt("a conflict with an ancestor", func(s *session) {
+	atRevisedConflict = queueAt("a conflict with an ancestor", func(s *driver) {
 		openByFilter(s, "conflict-012")
 		s.waitFor("A mem-039")
 	})
-	atRevisedSynthesis = queueAt("the synthesis of a conflict with an ancestor", func(s *session) {
+	atRevisedSynthesis = queueAt("the synthesis of a conflict with an ancestor", func(s *driver) {
 		atRevisedConflict.reach(s)
 		s.press(s.k.Decide)
 		s.waitFor("Decide conflict-012", "▍Strategy")
@@ -493,65 +493,65 @@ var (
 		s.waitFor("▍Synthesis")
 	})
 
-	atDecide    = decideAt("the decision form", func(*session) {})
-	atDismissal = decideAt("a dismissal written", func(s *session) {
+	atDecide    = decideAt("the decision form", func(*driver) {})
+	atDismissal = decideAt("a dismissal written", func(s *driver) {
 		pickStrategy(s, 7, "dismiss")
 		s.press(s.k.Next)
 		s.typeText("Different payment classes.")
 		s.waitFor("Different payment classes.")
 	})
-	atSynthesis = decideAt("a synthesis", func(s *session) {
+	atSynthesis = decideAt("a synthesis", func(s *driver) {
 		pickStrategy(s, 4, "synthesis")
 		s.press(s.k.Next)
 		s.typeText("Both.")
 		s.press(s.k.Next)
 		s.waitFor("▍Synthesis")
 	})
-	atSynthesisTyped = place{"a synthesis typed", demo.Operator, 140, 40, false, func(s *session) {
+	atSynthesisTyped = place{"a synthesis typed", demo.Operator, 140, 40, false, func(s *driver) {
 		atSynthesis.reach(s)
 		s.typeText("A **bold** claim.")
 		s.waitFor("A **bold** claim.")
 	}}
-	atDecideConfirm = place{"a decision's confirmation", demo.Operator, 140, 40, false, func(s *session) {
+	atDecideConfirm = place{"a decision's confirmation", demo.Operator, 140, 40, false, func(s *driver) {
 		atDismissal.reach(s)
 		s.press(s.k.Submit)
 		s.waitFor("Write this decision?")
 	}}
-	atDecideResult = place{"a decision's answer", demo.Operator, 140, 40, false, func(s *session) {
+	atDecideResult = place{"a decision's answer", demo.Operator, 140, 40, false, func(s *driver) {
 		atDecideConfirm.reach(s)
 		s.press(s.k.Confirm)
 		s.waitFor("Written.")
 	}}
 
-	atBallotConflict = ballotConflictAt("a conflict put to a vote", func(*session) {})
-	atBallot         = ballotAt("the ballot", func(*session) {})
-	atBallotFilled   = ballotAt("a ballot written", func(s *session) {
+	atBallotConflict = ballotConflictAt("a conflict put to a vote", func(*driver) {})
+	atBallot         = ballotAt("the ballot", func(*driver) {})
+	atBallotFilled   = ballotAt("a ballot written", func(s *driver) {
 		s.press(s.k.ChooseA)
 		s.press(s.k.Next)
 		s.typeText("Cheap insurance.")
 		s.waitFor("Cheap insurance.")
 	})
-	atVoteConfirm = place{"a ballot's confirmation", "lead-priya", 140, 40, false, func(s *session) {
+	atVoteConfirm = place{"a ballot's confirmation", "lead-priya", 140, 40, false, func(s *driver) {
 		atBallotFilled.reach(s)
 		s.press(s.k.Submit)
 		s.waitFor("Cast this vote?")
 	}}
-	atVoteResult = place{"a ballot's answer", "lead-priya", 140, 40, false, func(s *session) {
+	atVoteResult = place{"a ballot's answer", "lead-priya", 140, 40, false, func(s *driver) {
 		atVoteConfirm.reach(s)
 		s.press(s.k.Confirm)
 		s.waitFor("Your vote is counted.")
 	}}
 )
 
-func queueAt(name string, then func(*session)) place {
-	return place{name, demo.Operator, 140, 40, false, func(s *session) {
+func queueAt(name string, then func(*driver)) place {
+	return place{name, demo.Operator, 140, 40, false, func(s *driver) {
 		s.waitFor("▸ conflict-008", "authority 10")
 		s.baseLoads = s.loads()
 		then(s)
 	}}
 }
 
-func open008(s *session) {
+func open008(s *driver) {
 	s.waitFor("▸ conflict-008", "authority 10")
 	s.press(s.k.Open)
 	s.waitFor("A mem-023", "Rules:")
@@ -559,8 +559,8 @@ func open008(s *session) {
 
 // conflictAt is conflict-008, its units formatted, in a terminal short
 // enough for its panes to scroll.
-func conflictAt(name string, then func(*session)) place {
-	return place{name, demo.Operator, 140, 24, false, func(s *session) {
+func conflictAt(name string, then func(*driver)) place {
+	return place{name, demo.Operator, 140, 24, false, func(s *driver) {
 		open008(s)
 		s.waitFormatted()
 		s.settle()
@@ -568,8 +568,8 @@ func conflictAt(name string, then func(*session)) place {
 	}}
 }
 
-func decideAt(name string, then func(*session)) place {
-	return place{name, demo.Operator, 140, 40, false, func(s *session) {
+func decideAt(name string, then func(*driver)) place {
+	return place{name, demo.Operator, 140, 40, false, func(s *driver) {
 		open008(s)
 		s.press(s.k.Decide)
 		s.waitFor("Decide conflict-008", "▍Strategy")
@@ -579,8 +579,8 @@ func decideAt(name string, then func(*session)) place {
 
 // winnerAt is the decision form on its choice of a winner, side chosen
 // by choose.
-func winnerAt(side string, choose func(*session)) place {
-	return decideAt("the choice of a winner, "+side+" chosen", func(s *session) {
+func winnerAt(side string, choose func(*driver)) place {
+	return decideAt("the choice of a winner, "+side+" chosen", func(s *driver) {
 		s.press(s.k.Next)
 		s.waitFor("▍Winner")
 		choose(s)
@@ -588,7 +588,7 @@ func winnerAt(side string, choose func(*session)) place {
 	})
 }
 
-func pickStrategy(s *session, downs int, name string) {
+func pickStrategy(s *driver, downs int, name string) {
 	for range downs {
 		s.press(s.k.Down)
 	}
@@ -596,8 +596,8 @@ func pickStrategy(s *session, downs int, name string) {
 }
 
 // ballotConflictAt is conflict-014, put to a vote, seen by lead-priya.
-func ballotConflictAt(name string, then func(*session)) place {
-	return place{name, "lead-priya", 140, 40, false, func(s *session) {
+func ballotConflictAt(name string, then func(*driver)) place {
+	return place{name, "lead-priya", 140, 40, false, func(s *driver) {
 		s.waitFor("conflict-014")
 		s.press(s.k.Filter)
 		s.typeText("conflict-014")
@@ -609,8 +609,8 @@ func ballotConflictAt(name string, then func(*session)) place {
 	}}
 }
 
-func ballotAt(name string, then func(*session)) place {
-	p := ballotConflictAt(name, func(s *session) {
+func ballotAt(name string, then func(*driver)) place {
+	p := ballotConflictAt(name, func(s *driver) {
 		s.press(s.k.Vote)
 		s.waitFor("Vote on conflict-014", "▍For")
 		then(s)
@@ -620,8 +620,8 @@ func ballotAt(name string, then func(*session)) place {
 }
 
 // resubmit asks again for the confirmation an old key answered No to.
-func resubmit(question string) func(*session) {
-	return func(s *session) {
+func resubmit(question string) func(*driver) {
+	return func(s *driver) {
 		s.waitGone(question)
 		s.press(s.k.Submit)
 		s.waitFor(question)

@@ -14,36 +14,20 @@ import (
 // These tests hand the screen its messages one at a time, in the order
 // each test needs, to pin what happens between a unit's head and its rest.
 
-// runNow runs cmd, and every command of a batch in it, one after another,
-// and returns their messages.
-func runNow(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	if batch, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range batch {
-			out = append(out, runNow(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}
-
 // openedOnHeads opens a conflict whose unit A is long on a sized screen
-// and returns the screen and the heads of both units, not yet handled.
-func openedOnHeads(t *testing.T) (*Model, renderedMsg, renderedMsg) {
+// and returns the screen's driver and the heads of both units, not yet
+// handled.
+func openedOnHeads(t *testing.T) (*driver, renderedMsg, renderedMsg) {
 	t.Helper()
 	f, pair := hostileConflict(t, longUnit())
 	m := New(f.Svc, Options{Field: f.Path, As: rt.Operator, Theme: "dark"})
 	m.md = unhurried()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	d := loadDetail(m.ctx, f.Svc, pair.Conflict)()
+	d := newDriver(t, m)
 	m.open(pair.Conflict)
-	_, cmd := m.Update(d)
+	_, cmd := m.Update(d.run(loadDetail(m.ctx, f.Svc, pair.Conflict))[0])
 	var a, b renderedMsg
-	for _, msg := range runNow(cmd) {
+	for _, msg := range d.run(cmd) {
 		r := msg.(renderedMsg)
 		if r.key == m.conflict.key(0, m.styles.Theme.Name()) {
 			a = r
@@ -54,7 +38,7 @@ func openedOnHeads(t *testing.T) (*Model, renderedMsg, renderedMsg) {
 	if a.rest == nil || b.rest != nil {
 		t.Fatalf("want a head with more to come for A (%v) and all of B at once (%v)", a.rest != nil, b.rest == nil)
 	}
-	return m, a, b
+	return d, a, b
 }
 
 // seeTheEnd goes to the end of unit A and checks that it is formatted.
@@ -68,7 +52,8 @@ func seeTheEnd(t *testing.T, m *Model) {
 }
 
 func TestTheRestLandsWhenTheCacheStartsAfreshBetweenTheSteps(t *testing.T) {
-	m, a, b := openedOnHeads(t)
+	d, a, b := openedOnHeads(t)
+	m := d.m
 	_, rest := m.Update(a)
 	if rest == nil {
 		t.Fatal("the head came without the command for the rest")
@@ -84,7 +69,7 @@ func TestTheRestLandsWhenTheCacheStartsAfreshBetweenTheSteps(t *testing.T) {
 		!strings.Contains(f, "The short answer") {
 		t.Fatalf("starting the cache afresh lost what is on screen:\n%s", f)
 	}
-	for _, msg := range runNow(rest) {
+	for _, msg := range d.run(rest) {
 		m.Update(msg)
 	}
 	if f := m.cache[a.key]; f.partial {
@@ -94,10 +79,11 @@ func TestTheRestLandsWhenTheCacheStartsAfreshBetweenTheSteps(t *testing.T) {
 
 	// Gone from the cache altogether (the reader went elsewhere), a unit's
 	// rest still lands.
-	m, a, _ = openedOnHeads(t)
+	d, a, _ = openedOnHeads(t)
+	m = d.m
 	_, rest = m.Update(a)
 	clear(m.cache)
-	for _, msg := range runNow(rest) {
+	for _, msg := range d.run(rest) {
 		m.Update(msg)
 	}
 	if f := m.cache[a.key]; f.text == "" || f.partial {
@@ -106,10 +92,11 @@ func TestTheRestLandsWhenTheCacheStartsAfreshBetweenTheSteps(t *testing.T) {
 }
 
 func TestAHeadNeverReplacesTheWholeText(t *testing.T) {
-	m, a, b := openedOnHeads(t)
+	d, a, b := openedOnHeads(t)
+	m := d.m
 	m.Update(b)
 	_, rest := m.Update(a)
-	whole := runNow(rest)[0]
+	whole := d.run(rest)[0]
 	m.Update(whole)
 	// A second request for the same rendering (after the cache started
 	// afresh) brings its head after the whole text is back.
@@ -123,7 +110,8 @@ func TestAHeadNeverReplacesTheWholeText(t *testing.T) {
 }
 
 func TestAHeadForAnotherWidthIsKeptButNotShown(t *testing.T) {
-	m, a, b := openedOnHeads(t)
+	d, a, b := openedOnHeads(t)
+	m := d.m
 	m.Update(tea.WindowSizeMsg{Width: 150, Height: 40}) // asks for both again
 	_, cmd := m.Update(a)
 	if cmd == nil {

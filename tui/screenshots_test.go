@@ -20,11 +20,11 @@ func TestScreenshots(t *testing.T) {
 		t.Skip("run with -shots (or go generate ./tui) to rewrite ../screenshots")
 	}
 	const w, h = 150, 42
-	write := func(name, title string, s *session) {
+	write := func(name, title string, s *driver) {
 		t.Helper()
 		opts := shot.Dark()
 		opts.Title = title
-		if err := shot.WriteFiles(filepath.Join("..", "screenshots"), name, s.p.Styled(), w, h, opts); err != nil {
+		if err := shot.WriteFiles(filepath.Join("..", "screenshots"), name, s.Styled(), w, h, opts); err != nil {
 			t.Fatal(err)
 		}
 	}

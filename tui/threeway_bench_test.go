@@ -51,7 +51,7 @@ func showThreeWay(b *testing.B, m *Model) string {
 	b.Helper()
 	_, cmd := m.Update(keyMsg(keyOf(m.keys.ThreeWay)))
 	if cmd != nil {
-		m.Update(run(b, cmd, isThree, 1)[0])
+		m.Update(newDriver(b, m).collect(cmd, isThree, 1)[0])
 	}
 	return m.View().Content
 }
@@ -106,7 +106,7 @@ func BenchmarkThreeWay20KB(b *testing.B) {
 		for _, w := range widths { // the units' markdown asked for at both widths
 			clear(m.three.laid)
 			_, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: benchSize.Height})
-			m.Update(run(b, cmd, isThree, 1)[0])
+			m.Update(newDriver(b, m).collect(cmd, isThree, 1)[0])
 		}
 		defer benchmetrics.CPUPerOp(b)()
 		for i := 0; b.Loop(); i++ {
@@ -115,7 +115,7 @@ func BenchmarkThreeWay20KB(b *testing.B) {
 			b.StartTimer()
 			t := time.Now()
 			_, cmd := m.Update(tea.WindowSizeMsg{Width: widths[i%2], Height: benchSize.Height})
-			for _, msg := range run(b, cmd, isThree, 1) {
+			for _, msg := range newDriver(b, m).collect(cmd, isThree, 1) {
 				m.Update(msg)
 			}
 			frame = m.View().Content

@@ -98,14 +98,14 @@ func TestThreeWayPanesScrollTogether(t *testing.T) {
 	}
 	s.press(s.k.Up)
 	s.settle()
-	if f = s.p.Frame(); rowWith(f, "`k6 run --env PROFILE=peak", 3) != k6+1 {
+	if f = s.Frame(); rowWith(f, "`k6 run --env PROFILE=peak", 3) != k6+1 {
 		t.Errorf("one line up should move the three panes one line down the screen:\n%s", f)
 	}
 	s.press(s.k.Top)
 	s.waitFor("Load-test target")
 
 	// Narrow, the panes are tabs, and each shows the same rows.
-	s.tm.Send(windowSize(100, 26))
+	s.send(windowSize(100, 26))
 	s.waitFor(" base mem-038   A mem-039   B mem-040   "+keyOf(s.k.NextPane)+" switches", "## Load-test target for Keel")
 	s.press(s.k.Bottom)
 	f = s.waitFor("auth-peak.js", "by plan-juno")
@@ -147,7 +147,7 @@ func TestThreeWayWithoutColourMarksChangesInTheGutterAndUnderlinesThem(t *testin
 	openByFilter(s, "conflict-012")
 	s.press(s.k.ThreeWay)
 	s.waitFor("base mem-038", "!! Black Friday")
-	styled := s.p.Styled()
+	styled := s.Styled()
 	panes := styled[:strings.LastIndex(styled, "\n")] // the footer is the help's own
 	if regexp.MustCompile(`\x1b\[[0-9;]*[34]8;`).MatchString(panes) {
 		t.Errorf("a colour was drawn without colour: %q", panes)
@@ -249,14 +249,14 @@ func TestThreeWayKeepsHostileTextInert(t *testing.T) {
 	a := strings.Replace(base, "40 ms ", "55\x1b]52;c;ZXZpbA==\x07ms ", 1)
 	b := strings.Replace(strings.Replace(base, "40 ms ", "38\u202ems ", 1), "| eu-west | 40 ms |", "| eu-west | 41\x1b[2Jms |", 1)
 	f, id := revisedConflict(t, base, a, b)
-	s, g := startGuarded(t, f.Svc, rt.Operator, 160, 45)
+	s := startGuarded(t, f.Svc, rt.Operator, 160, 45)
 	step := func(name string, texts ...string) string {
 		t.Helper()
 		frame := s.waitFor(texts...)
-		g.check(t, name)
+		s.clean(name)
 		return frame
 	}
-	s.k = s.p.inner.keys
+	s.k = s.m.keys
 	step("the queue", "▸ "+id)
 	s.keys("enter")
 	step("the conflict", "A mem-", "Rules:")
@@ -264,14 +264,14 @@ func TestThreeWayKeepsHostileTextInert(t *testing.T) {
 	step("the three-way view", "Three-way:", "base mem-", "# Plan red ␛[31mALERT", "55␛]52;c;ZXZpbA==␇ms", "38<U+202E>ms", "41␛[2Jms |")
 	s.press(s.k.Bottom)
 	s.press(s.k.Top)
-	s.tm.Send(windowSize(100, 30))
+	s.send(windowSize(100, 30))
 	step("the three-way tabs", "switches", "# Plan red ␛[31mALERT")
 	s.press(s.k.NextPane)
 	step("A's tab", "55␛]52;c;ZXZpbA==␇ms")
 	s.press(s.k.NextPane)
 	s.press(s.k.Bottom)
 	step("B's tab", "41␛[2Jms |")
-	s.tm.Send(windowSize(160, 45))
+	s.send(windowSize(160, 45))
 	s.press(s.k.Decide)
 	step("the decision form", "Decide "+id)
 	for range 4 {
@@ -283,7 +283,7 @@ func TestThreeWayKeepsHostileTextInert(t *testing.T) {
 	s.press(s.k.Next)
 	s.press(s.k.Suggest)
 	step("the suggestion", "<<<<<<< A", ">>>>>>> B", "red ␛[31mALERT")
-	g.check(t, "the end")
+	s.clean("the end")
 }
 
 // TestSynthesisStartsFromTheSuggestionAndAsksBeforeWritingMarkers: the

@@ -66,7 +66,7 @@ func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
 	s.waitFor("A mem-023", "Rules:")
 	s.keys("d")
 	s.waitFor("Decide conflict-008", "▍Strategy")
-	for i := 0; i < 4 && !strings.Contains(s.p.Frame(), "▍Rationale"); i++ {
+	for i := 0; i < 4 && !strings.Contains(s.Frame(), "▍Rationale"); i++ {
 		s.keys("tab")
 		s.settle()
 	}
@@ -84,7 +84,7 @@ func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
 	}
 	s.keys("ctrl+s")
 	s.settle()
-	if f := s.p.Frame(); strings.Contains(f, "Write this decision?") {
+	if f := s.Frame(); strings.Contains(f, "Write this decision?") {
 		t.Errorf("the form offers to decide a conflict resolved elsewhere:\n%s", f)
 	}
 }
@@ -154,7 +154,7 @@ func TestHintsNameWhatWorksForThisPerson(t *testing.T) {
 	lead.waitFor("conflict-008 is not put to a vote. conflict-008 is escalated: ops-maya (its owner) decides it, not you.")
 	lead.keys("A")
 	lead.waitFor("ops-maya (its owner) decides it, not you.")
-	if strings.Contains(lead.p.Frame(), "Keep A conflict-008") {
+	if strings.Contains(lead.Frame(), "Keep A conflict-008") {
 		t.Error("a quick decision was offered to someone who may not decide")
 	}
 
