@@ -65,7 +65,7 @@ func TestBuildWritesTheCountsAskedFor(t *testing.T) {
 		}
 	}
 	err = st.Read(ctx, func(tx store.Tx) error {
-		n, err := tx.CountUnits()
+		n, err := tx.UnitCount()
 		if err != nil {
 			return err
 		}

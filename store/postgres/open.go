@@ -381,7 +381,7 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 	if err := tx.Commit(ctx); err != nil {
 		return s.openError("cannot be created", err)
 	}
-	return s.Write(ctx, func(t store.Tx) error { return t.SetPolicy(p) })
+	return s.Write(ctx, func(t store.Tx) error { return t.PolicySet(p) })
 }
 
 // migrate upgrades a field of format from to Version, in one
