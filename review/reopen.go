@@ -167,15 +167,14 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	o.tell(append(o.authors(), undone.ResolvedBy), model.Notification{Event: model.EventConflictReopened, RequiresAction: true,
 		Summary: fmt.Sprintf("%s reopened by %s (its %s decision by %s is taken back): %s",
 			c.ID, o.by, undone.Strategy, undone.ResolvedBy, oneLine(rationale))})
+	effects := model.ReopenEffects{Undone: undone, Restored: nonNil(u.restore), Retracted: u.retract, NotifiedAgents: nonNil(o.notified)}
 	if o.err == nil {
-		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, Undone: undone,
-			RestoredUnits: nonNil(u.restore), RetractedUnit: u.retract, NotifiedAgents: nonNil(o.notified)}
+		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, ReopenEffects: effects}
 		_, o.err = tx.EventAppend(model.Event{Epoch: o.epoch, Operation: model.OpReopen, AgentID: o.by,
 			ConflictID: &c.ID, UnitID: u.retract, At: o.now, Payload: mustJSON(p)})
 	}
 	if o.err != nil {
 		return model.ReopenResponse{}, o.err
 	}
-	return model.ReopenResponse{Conflict: o.conflict, Undone: undone, Restored: nonNil(u.restore),
-		Retracted: u.retract, NotifiedAgents: nonNil(o.notified)}, nil
+	return model.ReopenResponse{Conflict: o.conflict, ReopenEffects: effects}, nil
 }
