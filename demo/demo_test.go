@@ -266,7 +266,7 @@ func TestContentIsVariedMarkdown(t *testing.T) {
 	ctx, st, _ := populated(t)
 	var contents []string
 	err := st.Read(ctx, func(tx store.Tx) error {
-		n, err := tx.CountUnits()
+		n, err := tx.UnitCount()
 		if err != nil {
 			return err
 		}

@@ -240,7 +240,7 @@ func (g *gen) register(ctx context.Context) error {
 			epoch, at := g.tick()
 			a := m.Agent
 			a.RegisteredAt = at
-			if err := tx.InsertAgent(a, epoch); err != nil {
+			if err := tx.AgentInsert(a, epoch); err != nil {
 				return err
 			}
 			if err := b.Event(model.Event{Epoch: epoch, Operation: model.OpRegister, AgentID: a.ID, At: at,

@@ -67,7 +67,7 @@ func TestBuildWritesTheCountsAskedFor(t *testing.T) {
 		}
 	}
 	err = st.Read(ctx, func(tx store.Tx) error {
-		n, err := tx.CountUnits()
+		n, err := tx.UnitCount()
 		if err != nil {
 			return err
 		}

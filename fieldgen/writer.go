@@ -139,7 +139,7 @@ func (w *writer) write(ctx context.Context, r *rows, clock int64) error {
 			return err
 		}
 		if clock > 0 {
-			got, err := tx.Witness(clock - 1)
+			got, err := tx.EpochWitness(clock - 1)
 			if err != nil {
 				return err
 			}

@@ -64,7 +64,7 @@ func ExportAkashik(ctx context.Context, st store.Field, path string) (ExportRepo
 			if err != nil {
 				return err
 			}
-			resolved, err := tx.ListConflicts(model.ListQuery{Statuses: []model.ConflictStatus{model.StatusResolved}})
+			resolved, err := tx.ConflictList(model.ListQuery{Statuses: []model.ConflictStatus{model.StatusResolved}})
 			if err != nil {
 				return err
 			}

@@ -115,7 +115,7 @@ func ImportAkashik(ctx context.Context, st store.Field, log *akashiklog.Log, now
 			return err
 		}
 		if im.wrote || maxLamport >= epoch {
-			if epoch, err = tx.Witness(maxLamport); err != nil {
+			if epoch, err = tx.EpochWitness(maxLamport); err != nil {
 				return err
 			}
 		}
@@ -161,7 +161,7 @@ func (im *importer) importEntries() error {
 		return err
 	}
 	im.epoch = start
-	if im.seq, err = im.tx.NextUnitSeq(); err != nil {
+	if im.seq, err = im.tx.UnitSeqNext(); err != nil {
 		return err
 	}
 	if im.bulk, err = im.tx.Bulk(); err != nil {
@@ -183,12 +183,12 @@ func (im *importer) importEntries() error {
 		}
 	}
 	for _, id := range im.ours {
-		if err := im.tx.AlignSeq(id); err != nil {
+		if err := im.tx.UnitSeqAlign(id); err != nil {
 			return err
 		}
 	}
 	if im.epoch > start {
-		_, err = im.tx.Witness(im.epoch - 1)
+		_, err = im.tx.EpochWitness(im.epoch - 1)
 	}
 	return err
 }
@@ -365,11 +365,11 @@ func (im *importer) moveOn(e *akashiklog.Entry, u store.Standing) error {
 	case final || want == u.Status:
 		return nil
 	case want == model.UnitSuperseded || want == model.UnitRetracted:
-		if err := im.tx.SetUnitStatus(e.ID, want); err != nil {
+		if err := im.tx.UnitSetStatus(e.ID, want); err != nil {
 			return err
 		}
 	case want == model.UnitActive && u.Mode == model.ModeDraft:
-		if err := im.tx.CommitUnit(e.ID); err != nil {
+		if err := im.tx.UnitCommit(e.ID); err != nil {
 			return err
 		}
 		if err := im.recontest(e.ID); err != nil {
@@ -379,7 +379,7 @@ func (im *importer) moveOn(e *akashiklog.Entry, u store.Standing) error {
 		return nil
 	}
 	epoch := im.witness(0)
-	if _, err := im.tx.AppendEvent(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.AgentID,
+	if _, err := im.tx.EventAppend(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.AgentID,
 		UnitID: &e.ID, At: im.now, Payload: provenance(e, map[string]any{"from": u.Status, "status": want})}); err != nil {
 		return err
 	}
@@ -397,7 +397,7 @@ func (im *importer) recontest(id string) error {
 	}
 	for _, c := range cs {
 		if c.Status.Open() {
-			return im.tx.SetUnitStatus(id, model.UnitContested)
+			return im.tx.UnitSetStatus(id, model.UnitContested)
 		}
 	}
 	return nil
@@ -427,7 +427,7 @@ func (im *importer) importPair(p akashiklog.Pair) error {
 			return nil
 		}
 	}
-	epoch, err := im.tx.Tick()
+	epoch, err := im.tx.EpochTick()
 	if err != nil {
 		return err
 	}

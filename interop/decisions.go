@@ -82,7 +82,7 @@ func fatal(c model.Code) bool {
 // left, the units it superseded, the unit it created and the event's id.
 func DecisionHistory(ctx context.Context, st store.Field, fn func(model.Envelope) error) error {
 	return st.Read(ctx, func(tx store.Tx) error {
-		return tx.EachDecision(func(e model.Event) error {
+		return tx.DecisionEach(func(e model.Event) error {
 			env, err := historyEnvelope(e)
 			if err != nil {
 				return fmt.Errorf("event %d: %w", e.ID, err)

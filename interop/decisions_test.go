@@ -78,7 +78,7 @@ func TestDecisionHistoryStopsAtAPayloadThatDoesNotDecode(t *testing.T) {
 	p := f.Contradict(t, model.ConflictFactual, rt.Side{Score: 0.9}, rt.Side{Score: 0.4})
 	var id int64
 	if err := f.Store.Write(ctx, func(tx store.Tx) (err error) {
-		id, err = tx.AppendEvent(model.Event{Epoch: 9, Operation: model.OpMerge, AgentID: rt.Senior1, ConflictID: &p.Conflict,
+		id, err = tx.EventAppend(model.Event{Epoch: 9, Operation: model.OpMerge, AgentID: rt.Senior1, ConflictID: &p.Conflict,
 			At: time.Now(), Payload: json.RawMessage(`{"request": "keep A", "status": "resolved"}`)})
 		return err
 	}); err != nil {

@@ -101,12 +101,9 @@ type RemindLog struct {
 // ReopenLog is the payload of a REOPEN event: the decision taken back and
 // what became of its units.
 type ReopenLog struct {
-	ConflictID     string     `json:"conflict_id"`
-	Rationale      string     `json:"rationale"`
-	Undone         Resolution `json:"undone"`
-	RestoredUnits  []string   `json:"restored_units"`
-	RetractedUnit  *string    `json:"retracted_unit"`
-	NotifiedAgents []string   `json:"notified_agents"`
+	ConflictID string `json:"conflict_id"`
+	Rationale  string `json:"rationale"`
+	ReopenEffects
 }
 
 // RegisterLog is the payload of a REGISTER event.

@@ -81,6 +81,12 @@ type ReopenRequest struct {
 // ReopenResponse says what taking a decision back changed.
 type ReopenResponse struct {
 	Conflict Conflict `json:"conflict"`
+	ReopenEffects
+}
+
+// ReopenEffects is what taking a decision back did besides reopening the
+// conflict.
+type ReopenEffects struct {
 	// Undone is the resolution taken back.
 	Undone Resolution `json:"undone"`
 	// Restored lists the units the decision had superseded, standing

@@ -89,7 +89,7 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	mergesOf := map[string]int{}
 	lastEpoch, ordered := int64(0), true
 	err = st.Read(ctx, func(tx store.Tx) error {
-		err := tx.EachUnit(func(_ int64, u model.Unit) error {
+		err := tx.UnitEach(func(_ int64, u model.Unit) error {
 			units[u.ID] = &unitRow{status: string(u.Status), typ: string(u.Type), agent: u.Source.AgentID}
 			for _, r := range u.Relations {
 				if r.Type == model.RelElaborates {
@@ -101,7 +101,7 @@ func checkField(t *testing.T, path string, told *tally) fieldFacts {
 		if err != nil {
 			return err
 		}
-		err = tx.EachEvent(func(e model.Event) error {
+		err = tx.EventEach(func(e model.Event) error {
 			op := e.Operation
 			if e.AgentID == model.FallbackAgent || e.AgentID == model.SweepAgent {
 				op = "SWEEP " + op // what deadlines did, apart from what workers were told

@@ -162,7 +162,7 @@ func insertUnits(t *testing.T, f *rt.Field, units [][2]string) string {
 			for _, target := range strings.Fields(u[1]) {
 				rels = append(rels, supersedes(target))
 			}
-			if _, err := tx.InsertUnit(model.Unit{ID: u[0], Mode: model.ModeCommitted, Type: model.TypeFinding,
+			if _, err := tx.UnitInsert(model.Unit{ID: u[0], Mode: model.ModeCommitted, Type: model.TypeFinding,
 				Content: "imported " + u[0], Intent: model.Intent{Purpose: "import"},
 				Confidence: model.Confidence{Score: &score, Reasoning: "imported"},
 				Source:     model.Source{AgentID: senior2, AgentRole: "imported", Timestamp: time.Now()}, Relations: rels,
@@ -171,7 +171,7 @@ func insertUnits(t *testing.T, f *rt.Field, units [][2]string) string {
 			}
 		}
 		var err error
-		conflictID, err = tx.InsertConflict(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
+		conflictID, err = tx.ConflictInsert(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
 			UnitA: units[len(units)-2][0], UnitB: units[len(units)-1][0], DetectedBy: model.DetectedExplicit,
 			DetectedAt: time.Now(), Epoch: 100 + int64(len(units))})
 		return err

@@ -39,7 +39,7 @@ func (s *Service) ApplyDecision(ctx context.Context, env model.Envelope) (model.
 			res.AlreadyApplied = done
 			return err
 		}
-		if _, err := tx.Witness(env.Epoch); err != nil {
+		if _, err := tx.EpochWitness(env.Epoch); err != nil {
 			return err
 		}
 		if isBallot {

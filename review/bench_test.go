@@ -111,14 +111,14 @@ func buildField(path string) error {
 				a.Kind = model.KindAgent
 			}
 			a.Status, a.RegisteredAt = model.AgentIdle, now
-			if err := tx.InsertAgent(a, 0); err != nil {
+			if err := tx.AgentInsert(a, 0); err != nil {
 				return err
 			}
 		}
 		for i := range 40 {
 			a := model.Agent{ID: fmt.Sprintf("agent-%02d", i), Role: []string{"researcher", "analyst", "planner"}[i%3],
 				Kind: model.KindAgent, Authority: 4 + 2*(i%2), Status: model.AgentIdle, RegisteredAt: now}
-			if err := tx.InsertAgent(a, 0); err != nil {
+			if err := tx.AgentInsert(a, 0); err != nil {
 				return err
 			}
 			authors = append(authors, a)
@@ -260,7 +260,7 @@ func buildField(path string) error {
 	if err != nil {
 		return err
 	}
-	return st.Write(ctx, func(tx store.Tx) error { _, err := tx.Witness(epoch); return err })
+	return st.Write(ctx, func(tx store.Tx) error { _, err := tx.EpochWitness(epoch); return err })
 }
 
 // bulk runs fn with the store's bulk writer in one write transaction.

@@ -17,7 +17,7 @@ func (s *Service) EachConflict(ctx context.Context, q model.ListQuery, fn func(m
 		if err != nil {
 			return err
 		}
-		return tx.EachConflict(q, func(c model.ConflictSummary) error {
+		return tx.ConflictEach(q, func(c model.ConflictSummary) error {
 			if c.Tally != nil {
 				c.Tally.Quorum = p.Quorum
 			}

@@ -22,7 +22,7 @@ func notify(tx store.Tx, ids []string, n model.Notification) ([]string, error) {
 		if n.RelevanceScore == 0 {
 			n.RelevanceScore = 1
 		}
-		if _, err := tx.Notify(n); err != nil {
+		if _, err := tx.NotificationInsert(n); err != nil {
 			return nil, err
 		}
 		out = append(out, id)
@@ -47,7 +47,7 @@ func settle(tx store.Tx, id string) error {
 			return nil
 		}
 	}
-	return tx.SetUnitStatus(id, model.UnitActive)
+	return tx.UnitSetStatus(id, model.UnitActive)
 }
 
 // humanOperators lists the people who may decide escalated conflicts.

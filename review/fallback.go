@@ -67,7 +67,7 @@ func (s *Service) lapse(tx store.Tx, d model.ConflictDetail, at time.Time) *laps
 	c, r := d.Conflict, *d.Conflict.Route
 	o := &outcome{s: s, tx: tx, op: model.OpSweep, d: decision{ConflictDetail: d, caller: model.Agent{ID: model.FallbackAgent}},
 		by: model.FallbackAgent, now: at}
-	o.epoch, o.err = tx.Tick()
+	o.epoch, o.err = tx.EpochTick()
 	o.timeout = &model.Timeout{Outcome: model.TimeoutOutcome, Fallback: r.Fallback, Deadline: r.Deadline,
 		RoutedTo: r.Owner, RoutedAt: r.Since}
 	who := r.Owner

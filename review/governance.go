@@ -49,12 +49,12 @@ func (s *Service) UpdatePolicy(ctx context.Context, callerID string, change func
 		if len(diff) == 0 {
 			return nil
 		}
-		epoch, err := tx.Tick()
+		epoch, err := tx.EpochTick()
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		if err := tx.SetPolicy(after); err != nil {
+		if err := tx.PolicySet(after); err != nil {
 			return err
 		}
 		ops, err := humanOperators(tx)
@@ -66,7 +66,7 @@ func (s *Service) UpdatePolicy(ctx context.Context, callerID string, change func
 		if err != nil {
 			return err
 		}
-		_, err = tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: now,
+		_, err = tx.EventAppend(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: now,
 			Payload: mustJSON(model.PolicyLog{Before: before, After: after, Changes: diff, NotifiedAgents: notified})})
 		return err
 	})

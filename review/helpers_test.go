@@ -154,7 +154,7 @@ func importPair(t *testing.T, f *rt.Field, idA string, epochA int64, idB string,
 			{idA, epochA, senior2, nil},
 			{idB, epochB, standard, []model.Relation{{Type: model.RelContradicts, TargetID: idA}}},
 		} {
-			if _, err := tx.InsertUnit(model.Unit{ID: u.id, Mode: model.ModeCommitted, Type: model.TypeFinding,
+			if _, err := tx.UnitInsert(model.Unit{ID: u.id, Mode: model.ModeCommitted, Type: model.TypeFinding,
 				Content: "imported " + u.id, Intent: model.Intent{Purpose: "import"},
 				Confidence: model.Confidence{Score: &score, Reasoning: "imported"},
 				Source:     model.Source{AgentID: u.by, AgentRole: "imported", Timestamp: time.Now()}, Relations: u.rels,
@@ -163,12 +163,12 @@ func importPair(t *testing.T, f *rt.Field, idA string, epochA int64, idB string,
 			}
 		}
 		var err error
-		conflictID, err = tx.InsertConflict(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
+		conflictID, err = tx.ConflictInsert(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
 			UnitA: idA, UnitB: idB, DetectedBy: model.DetectedExplicit, DetectedAt: time.Now(), Epoch: max(epochA, epochB)})
 		if err != nil {
 			return err
 		}
-		_, err = tx.Witness(max(epochA, epochB))
+		_, err = tx.EpochWitness(max(epochA, epochB))
 		return err
 	})
 	if err != nil {
@@ -184,7 +184,7 @@ func failInserts(t *testing.T, f *rt.Field, table string) { rt.FailInserts(t, f,
 // program would.
 func setStatus(t *testing.T, f *rt.Field, id string, s model.UnitStatus) {
 	t.Helper()
-	if err := f.Store.Write(context.Background(), func(tx store.Tx) error { return tx.SetUnitStatus(id, s) }); err != nil {
+	if err := f.Store.Write(context.Background(), func(tx store.Tx) error { return tx.UnitSetStatus(id, s) }); err != nil {
 		t.Fatalf("set %s %s: %v", id, s, err)
 	}
 }

@@ -177,7 +177,7 @@ func validateMerge(req model.MergeRequest) error {
 func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
 	const op = model.OpMerge
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
-	o.epoch, o.err = tx.Tick()
+	o.epoch, o.err = tx.EpochTick()
 	o.now = s.now()
 	if d.Conflict.Status == model.StatusPendingVote {
 		o.override()

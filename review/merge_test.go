@@ -718,7 +718,7 @@ func TestResolvingConflictIsOpenToAgents(t *testing.T) {
 			return err
 		}
 		c.Status = model.StatusResolving
-		return tx.UpdateConflict(c, c.Version)
+		return tx.ConflictUpdate(c, c.Version)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func (o *outcome) update(c model.Conflict) {
 	if o.err != nil {
 		return
 	}
-	if err := o.tx.UpdateConflict(c, o.d.Conflict.Version); err != nil {
+	if err := o.tx.ConflictUpdate(c, o.d.Conflict.Version); err != nil {
 		if store.IsStale(err) {
 			op := cmp.Or(o.op, model.OpMerge)
 			err = model.Errorf(op, model.CodeInvalidTransition, "re-read the conflict", "%s changed while deciding", c.ID)
@@ -135,7 +135,7 @@ func (o *outcome) openVote(r model.Routing) {
 	}
 	o.update(c)
 	if o.err == nil {
-		o.err = o.tx.ClearBallots(c.ID)
+		o.err = o.tx.BallotClear(c.ID)
 	}
 	if o.err != nil {
 		return
@@ -184,7 +184,7 @@ func (o *outcome) synthesize(text string) {
 		},
 	}
 	if o.err == nil {
-		id, err := o.tx.InsertUnit(u)
+		id, err := o.tx.UnitInsert(u)
 		o.err, o.newUnit = err, &id
 	}
 	o.supersede(a.ID)
@@ -221,7 +221,7 @@ func (o *outcome) supersede(id string) {
 	if o.err != nil {
 		return
 	}
-	o.err = o.tx.SetUnitStatus(id, model.UnitSuperseded)
+	o.err = o.tx.UnitSetStatus(id, model.UnitSuperseded)
 	o.superseded = append(o.superseded, id)
 }
 
@@ -245,7 +245,7 @@ func logDecision[R any](o *outcome, op string, req R) {
 	if r := o.conflict.Route; r != nil && o.conflict.Status.Routed() && op != model.OpVote {
 		p.Route = r // where it went, with the policy's defaults applied
 	}
-	_, o.err = o.tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
+	_, o.err = o.tx.EventAppend(model.Event{Epoch: o.epoch, Operation: op, AgentID: o.by,
 		ConflictID: &o.d.Conflict.ID, UnitID: o.newUnit, At: o.now, Payload: mustJSON(p)})
 }
 

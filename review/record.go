@@ -37,7 +37,7 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 					"relation %s points at %q, which is not in the field", r.Type, r.TargetID)
 			}
 		}
-		epoch, err := tx.Tick()
+		epoch, err := tx.EpochTick()
 		if err != nil {
 			return err
 		}
@@ -49,11 +49,11 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 		if u.Mode == model.ModeDraft {
 			u.Status = model.UnitDraft
 		}
-		if res.UnitID, err = tx.InsertUnit(u); err != nil {
+		if res.UnitID, err = tx.UnitInsert(u); err != nil {
 			return err
 		}
 		res.Epoch = epoch
-		if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID,
+		if _, err := tx.EventAppend(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID,
 			UnitID: &res.UnitID, At: now, Payload: mustJSON(req)}); err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func OpenConflict(tx store.Tx, detector model.Agent, c model.Conflict) (model.Co
 	if err != nil {
 		return c, err
 	}
-	if c.ID, err = tx.InsertConflict(c); err != nil {
+	if c.ID, err = tx.ConflictInsert(c); err != nil {
 		return c, err
 	}
 	for _, id := range []string{c.UnitA, c.UnitB} {
@@ -217,7 +217,7 @@ func OpenConflict(tx store.Tx, detector model.Agent, c model.Conflict) (model.Co
 			return c, err
 		}
 	}
-	if _, err := tx.AppendEvent(model.Event{Epoch: c.Epoch, Operation: model.OpDetect, AgentID: detector.ID,
+	if _, err := tx.EventAppend(model.Event{Epoch: c.Epoch, Operation: model.OpDetect, AgentID: detector.ID,
 		ConflictID: &c.ID, UnitID: &c.UnitB, At: c.DetectedAt, Payload: mustJSON(c)}); err != nil {
 		return c, err
 	}
@@ -238,7 +238,7 @@ func contest(tx store.Tx, id string) error {
 	if err != nil || u.Status != model.UnitActive {
 		return err
 	}
-	return tx.SetUnitStatus(id, model.UnitContested)
+	return tx.UnitSetStatus(id, model.UnitContested)
 }
 
 // standsInField reports whether a unit still stands: not superseded, not

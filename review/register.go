@@ -39,17 +39,17 @@ func RegisterIn(tx store.Tx, a model.Agent) (model.Agent, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return a, err
 	}
-	if err := tx.ActAs(a.ID); err != nil {
+	if err := tx.AgentActAs(a.ID); err != nil {
 		return a, err
 	}
-	epoch, err := tx.Tick()
+	epoch, err := tx.EpochTick()
 	if err != nil {
 		return a, err
 	}
-	if err := tx.InsertAgent(a, epoch); err != nil {
+	if err := tx.AgentInsert(a, epoch); err != nil {
 		return a, err
 	}
-	_, err = tx.AppendEvent(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: a.RegisteredAt,
+	_, err = tx.EventAppend(model.Event{Epoch: epoch, Operation: op, AgentID: a.ID, At: a.RegisteredAt,
 		Payload: registerPayload(a)})
 	return a, err
 }

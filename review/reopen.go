@@ -139,7 +139,7 @@ func supersededElsewhere(tx store.Tx, id, except string) (bool, error) {
 
 func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (model.ReopenResponse, error) {
 	o := outcome{s: s, tx: tx, d: d, op: model.OpReopen, by: d.caller.ID, rationale: rationale}
-	o.epoch, o.err = tx.Tick()
+	o.epoch, o.err = tx.EpochTick()
 	o.now = s.now()
 	c := d.Conflict
 	undone := *c.Resolution
@@ -153,11 +153,11 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	o.update(c)
 	for _, id := range u.restore {
 		if o.err == nil {
-			o.err = tx.SetUnitStatus(id, model.UnitActive)
+			o.err = tx.UnitSetStatus(id, model.UnitActive)
 		}
 	}
 	if u.retract != nil && o.err == nil {
-		o.err = tx.SetUnitStatus(*u.retract, model.UnitRetracted)
+		o.err = tx.UnitSetStatus(*u.retract, model.UnitRetracted)
 	}
 	for _, id := range []string{c.UnitA, c.UnitB} {
 		if o.err == nil {
@@ -167,15 +167,14 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	o.tell(append(o.authors(), undone.ResolvedBy), model.Notification{Event: model.EventConflictReopened, RequiresAction: true,
 		Summary: fmt.Sprintf("%s reopened by %s (its %s decision by %s is taken back): %s",
 			c.ID, o.by, undone.Strategy, undone.ResolvedBy, oneLine(rationale))})
+	effects := model.ReopenEffects{Undone: undone, Restored: nonNil(u.restore), Retracted: u.retract, NotifiedAgents: nonNil(o.notified)}
 	if o.err == nil {
-		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, Undone: undone,
-			RestoredUnits: nonNil(u.restore), RetractedUnit: u.retract, NotifiedAgents: nonNil(o.notified)}
-		_, o.err = tx.AppendEvent(model.Event{Epoch: o.epoch, Operation: model.OpReopen, AgentID: o.by,
+		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, ReopenEffects: effects}
+		_, o.err = tx.EventAppend(model.Event{Epoch: o.epoch, Operation: model.OpReopen, AgentID: o.by,
 			ConflictID: &c.ID, UnitID: u.retract, At: o.now, Payload: mustJSON(p)})
 	}
 	if o.err != nil {
 		return model.ReopenResponse{}, o.err
 	}
-	return model.ReopenResponse{Conflict: o.conflict, Undone: undone, Restored: nonNil(u.restore),
-		Retracted: u.retract, NotifiedAgents: nonNil(o.notified)}, nil
+	return model.ReopenResponse{Conflict: o.conflict, ReopenEffects: effects}, nil
 }

@@ -62,7 +62,7 @@ func (s *Service) Rework(ctx context.Context, callerID string, req model.ReworkR
 			return &relabelled
 		}
 		o := outcome{s: s, tx: tx, op: op, d: d, by: d.caller.ID, rationale: rationale}
-		if o.epoch, o.err = tx.Tick(); o.err != nil {
+		if o.epoch, o.err = tx.EpochTick(); o.err != nil {
 			return o.err
 		}
 		o.now = s.now()

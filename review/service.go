@@ -104,7 +104,7 @@ func (s *Service) List(ctx context.Context, q model.ListQuery) ([]model.Conflict
 		if err != nil {
 			return err
 		}
-		if out, err = tx.ListConflicts(q); err != nil {
+		if out, err = tx.ConflictList(q); err != nil {
 			return err
 		}
 		for i := range out {
@@ -120,7 +120,7 @@ func (s *Service) List(ctx context.Context, q model.ListQuery) ([]model.Conflict
 // Counts returns how many conflicts stand in each status.
 func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, error) {
 	var out map[model.ConflictStatus]int
-	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.CountConflicts(); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.ConflictCount(); return err })
 	return out, err
 }
 
@@ -209,7 +209,7 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 	}
 	// What the transaction writes, it writes as the caller: on a shared
 	// server the field checks that the session may act as them.
-	if err := tx.ActAs(id); err != nil {
+	if err := tx.AgentActAs(id); err != nil {
 		return model.Agent{}, err
 	}
 	a, err := tx.Agent(id)
@@ -224,6 +224,6 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 // ballot on: with model.TurnOf, what is still theirs to do.
 func (s *Service) VotedOn(ctx context.Context, agentID string) (map[string]bool, error) {
 	var out map[string]bool
-	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.VotedOn(agentID); return err })
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { out, err = tx.BallotsOfVoter(agentID); return err })
 	return out, err
 }

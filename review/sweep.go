@@ -46,14 +46,14 @@ func (s *Service) Sweep(ctx context.Context) (model.SweepReport, error) {
 	}
 	rep.At = s.now()
 	var due []model.Conflict
-	if err := s.st.Read(ctx, func(tx store.Tx) (err error) { due, err = tx.DueConflicts(rep.At); return err }); err != nil {
+	if err := s.st.Read(ctx, func(tx store.Tx) (err error) { due, err = tx.ConflictsDue(rep.At); return err }); err != nil {
 		return rep, err
 	}
 	for _, c := range due {
 		var act *model.SweepAction
 		err := s.write(ctx, op, func(tx store.Tx) (err error) {
 			if s.sweeper != "" {
-				if err := tx.ActAs(s.sweeper); err != nil {
+				if err := tx.AgentActAs(s.sweeper); err != nil {
 					return err
 				}
 			}
@@ -142,7 +142,7 @@ func remind(tx store.Tx, d model.ConflictDetail, at time.Time, reminders int) (*
 	if err != nil {
 		return nil, err
 	}
-	epoch, err := tx.Tick()
+	epoch, err := tx.EpochTick()
 	if err != nil {
 		return nil, err
 	}
@@ -164,13 +164,13 @@ func remind(tx store.Tx, d model.ConflictDetail, at time.Time, reminders int) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.SetReminded(c.ID, r.Reminded, reminders); err != nil {
+	if err := tx.ConflictSetReminded(c.ID, r.Reminded, reminders); err != nil {
 		if store.IsStale(err) {
 			return nil, model.Errorf(model.OpSweep, model.CodeInvalidTransition, "", "%s was reminded meanwhile", c.ID)
 		}
 		return nil, err
 	}
-	if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: model.OpRemind, AgentID: model.SweepAgent,
+	if _, err := tx.EventAppend(model.Event{Epoch: epoch, Operation: model.OpRemind, AgentID: model.SweepAgent,
 		ConflictID: &c.ID, At: at, Payload: mustJSON(model.RemindLog{ConflictID: c.ID, Kind: kind,
 			Reminded: reminders, Owner: r.Owner, Deadline: r.Deadline, Fallback: r.Fallback,
 			Left: r.DueIn(at), NotifiedAgents: notified})}); err != nil {

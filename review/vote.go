@@ -109,7 +109,7 @@ func rolesNote(p model.Policy) string {
 func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID string) (model.VoteResponse, error) {
 	c := d.Conflict
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, conflict: c, message: messageID}
-	o.epoch, o.err = tx.Tick()
+	o.epoch, o.err = tx.EpochTick()
 	o.now = s.now()
 	resp := model.VoteResponse{Status: c.Status}
 	for _, b := range d.Ballots {
@@ -118,7 +118,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 		}
 	}
 	if o.err == nil {
-		o.err = tx.PutBallot(model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice,
+		o.err = tx.BallotPut(model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice,
 			Rationale: rationale, Epoch: o.epoch, CastAt: o.now})
 	}
 	if o.err == nil {

@@ -54,10 +54,10 @@ func copyInto(src, dst Tx) error {
 	if err != nil {
 		return err
 	}
-	if err := dst.SetPolicy(p); err != nil {
+	if err := dst.PolicySet(p); err != nil {
 		return err
 	}
-	if err := src.EachAgent(func(a model.Agent, epoch int64) error { return dst.InsertAgent(a, epoch) }); err != nil {
+	if err := src.AgentEach(func(a model.Agent, epoch int64) error { return dst.AgentInsert(a, epoch) }); err != nil {
 		return err
 	}
 	b, err := dst.Bulk()
@@ -65,11 +65,11 @@ func copyInto(src, dst Tx) error {
 		return err
 	}
 	steps := []func() error{
-		func() error { return src.EachUnit(b.Unit) },
-		func() error { return src.EachStoredConflict(b.Conflict) },
-		func() error { return src.EachBallot(b.Ballot) },
-		func() error { return src.EachNotification(b.Notification) },
-		func() error { return src.EachEvent(b.Event) },
+		func() error { return src.UnitEach(b.Unit) },
+		func() error { return src.ConflictEachStored(b.Conflict) },
+		func() error { return src.BallotEach(b.Ballot) },
+		func() error { return src.NotificationEach(b.Notification) },
+		func() error { return src.EventEach(b.Event) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -84,7 +84,7 @@ func copyInto(src, dst Tx) error {
 	if err != nil || epoch == 0 {
 		return err
 	}
-	got, err := dst.Witness(epoch - 1)
+	got, err := dst.EpochWitness(epoch - 1)
 	if err == nil && got != epoch {
 		err = fmt.Errorf("the copy's clock stands at %d, not %d", got, epoch)
 	}
@@ -102,11 +102,11 @@ func refuseNonEmpty(tx Tx) error {
 	if err != nil {
 		return err
 	}
-	units, err := tx.CountUnits()
+	units, err := tx.UnitCount()
 	if err != nil {
 		return err
 	}
-	counts, err := tx.CountConflicts()
+	counts, err := tx.ConflictCount()
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func refuseNonEmpty(tx Tx) error {
 		conflicts += n
 	}
 	events := 0
-	err = tx.EachEvent(func(model.Event) error {
+	err = tx.EventEach(func(model.Event) error {
 		events++
 		return errStop
 	})

@@ -56,7 +56,7 @@ func Digest(tx Tx) (Summary, error) {
 	d.line("policy", p.Level, p.Quorum, p.Tie, p.VoterMinAuthority, nonNil(p.VoterRoles), sortedMap(p.AuthorityRoles),
 		p.Recusal, p.OperatorOverride, sortedMap(p.Owners), p.OwnersDecide, p.EscalationTimeout.Milliseconds(),
 		p.EscalationFallback, max(1, p.VoteMinBallots))
-	err = tx.EachAgent(func(a model.Agent, epoch int64) error {
+	err = tx.AgentEach(func(a model.Agent, epoch int64) error {
 		s.Agents++
 		d.line("agent", a.ID, a.Role, a.Kind, a.Authority, a.Status, micros(a.RegisteredAt), epoch, a.DBRole)
 		return nil
@@ -64,7 +64,7 @@ func Digest(tx Tx) (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	err = tx.EachUnit(func(seq int64, u model.Unit) error {
+	err = tx.UnitEach(func(seq int64, u model.Unit) error {
 		s.Units++
 		s.Relations += int64(len(u.Relations))
 		d.line("unit", seq, u.ID, u.Mode, u.Type, u.Content, u.Intent.Purpose, u.Intent.TaskID, u.Intent.Question,
@@ -78,7 +78,7 @@ func Digest(tx Tx) (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	err = tx.EachStoredConflict(func(seq int64, c model.Conflict) error {
+	err = tx.ConflictEachStored(func(seq int64, c model.Conflict) error {
 		s.Conflicts++
 		d.line("conflict", seq, c.ID, c.Type, c.Status, c.UnitA, c.UnitB, c.Description, c.DetectedBy,
 			micros(c.DetectedAt), c.Epoch, c.Version, step(c.Escalation), step(c.VoteOpened), step(c.Rework),
@@ -88,7 +88,7 @@ func Digest(tx Tx) (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	err = tx.EachBallot(func(b model.Ballot) error {
+	err = tx.BallotEach(func(b model.Ballot) error {
 		s.Ballots++
 		d.line("ballot", b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, micros(b.CastAt))
 		return nil
@@ -96,7 +96,7 @@ func Digest(tx Tx) (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	err = tx.EachNotification(func(n model.Notification) error {
+	err = tx.NotificationEach(func(n model.Notification) error {
 		s.Notifications++
 		d.line("notification", n.ID, n.AgentID, n.Event, n.Epoch, n.RelevanceScore, n.Summary, n.MemoryUnitID,
 			n.ConflictID, n.RequiresAction, micros(n.CreatedAt))
@@ -105,7 +105,7 @@ func Digest(tx Tx) (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	err = tx.EachEvent(func(e model.Event) error {
+	err = tx.EventEach(func(e model.Event) error {
 		s.Events++
 		payload := string(e.Payload)
 		if payload == "" {

@@ -63,110 +63,110 @@ type Notifier interface {
 // goes through the same Tx, so a decision is all or nothing. Lookups of
 // one row that is not there return ErrNotFound.
 type Tx interface {
-	// The Lamport clock: Epoch reads it, Tick advances it by one for a
-	// write, Witness applies the receive rule max(local, received) + 1.
+	// The Lamport clock: Epoch reads it, EpochTick advances it by one for a
+	// write, EpochWitness applies the receive rule max(local, received) + 1.
 	Epoch() (int64, error)
-	Tick() (int64, error)
-	Witness(received int64) (int64, error)
+	EpochTick() (int64, error)
+	EpochWitness(received int64) (int64, error)
 
 	Policy() (model.Policy, error)
-	SetPolicy(p model.Policy) error
+	PolicySet(p model.Policy) error
 
 	Agent(id string) (model.Agent, error)
 	Agents() ([]model.Agent, error)
-	InsertAgent(a model.Agent, epoch int64) error
+	AgentInsert(a model.Agent, epoch int64) error
 
 	Unit(id string) (model.Unit, error)
 	UnitExists(id string) (bool, error)
-	// InsertUnit stores u and its relations; an empty u.ID gets the next
+	// UnitInsert stores u and its relations; an empty u.ID gets the next
 	// "mem-NNN" id, which is returned.
-	InsertUnit(u model.Unit) (string, error)
-	SetUnitStatus(id string, s model.UnitStatus) error
+	UnitInsert(u model.Unit) (string, error)
+	UnitSetStatus(id string, s model.UnitStatus) error
 	Relations(id string) ([]model.Relation, error)
 	RelationsTo(id string) ([]model.Link, error)
 	// Supporters lists the live units that support id, oldest first.
 	Supporters(id string) ([]string, error)
 	// Supersedes lists the units id supersedes that the field holds.
 	Supersedes(id string) ([]string, error)
-	CountUnits(statuses ...model.UnitStatus) (int64, error)
+	UnitCount(statuses ...model.UnitStatus) (int64, error)
 
 	Conflict(id string) (model.Conflict, error)
-	// InsertConflict stores c at version 1; an empty c.ID gets the next
+	// ConflictInsert stores c at version 1; an empty c.ID gets the next
 	// "conflict-NNN" id, which is returned.
-	InsertConflict(c model.Conflict) (string, error)
-	// UpdateConflict writes c's status, steps, route, proposal and
+	ConflictInsert(c model.Conflict) (string, error)
+	// ConflictUpdate writes c's status, steps, route, proposal and
 	// resolution if the stored conflict is still at version expect,
 	// whose version then grows by one; ErrStale otherwise, writing
 	// nothing.
-	UpdateConflict(c model.Conflict, expect int64) error
+	ConflictUpdate(c model.Conflict, expect int64) error
 	ConflictsOfUnit(id string) ([]model.Conflict, error)
-	// DueConflicts lists the conflicts whose route asks for something at
+	// ConflictsDue lists the conflicts whose route asks for something at
 	// now (model.Route.DueAt): a reminder not yet sent, or a deadline
 	// passed with a fallback to execute, a vote to close, or an overdue
 	// notice not yet sent; oldest deadline first. Cheap when nothing is
 	// due.
-	DueConflicts(now time.Time) ([]model.Conflict, error)
-	// SetReminded records that id's route has had reminders reminders, if
+	ConflictsDue(now time.Time) ([]model.Conflict, error)
+	// ConflictSetReminded records that id's route has had reminders reminders, if
 	// it had from; ErrStale otherwise, writing nothing. The conflict's
 	// version does not change.
-	SetReminded(id string, from, reminders int) error
-	ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error)
-	// EachConflict calls fn with each summary ListConflicts would return,
+	ConflictSetReminded(id string, from, reminders int) error
+	ConflictList(q model.ListQuery) ([]model.ConflictSummary, error)
+	// ConflictEach calls fn with each summary ConflictList would return,
 	// in order, as it is read; fn's error stops it.
-	EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error
-	CountConflicts() (map[model.ConflictStatus]int, error)
+	ConflictEach(q model.ListQuery, fn func(model.ConflictSummary) error) error
+	ConflictCount() (map[model.ConflictStatus]int, error)
 
 	Ballots(conflictID string) ([]model.Ballot, error)
-	PutBallot(b model.Ballot) error
-	ClearBallots(conflictID string) error
-	// VotedOn lists the conflicts put to a vote voter has a ballot on.
-	VotedOn(voter string) (map[string]bool, error)
+	BallotPut(b model.Ballot) error
+	BallotClear(conflictID string) error
+	// BallotsOfVoter lists the conflicts put to a vote voter has a ballot on.
+	BallotsOfVoter(voter string) (map[string]bool, error)
 
-	Notify(n model.Notification) (int64, error)
+	NotificationInsert(n model.Notification) (int64, error)
 	// Inbox lists agentID's notifications after id since, at most limit
 	// (0: all).
 	Inbox(agentID string, since int64, limit int) ([]model.Notification, error)
 	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
 
-	AppendEvent(e model.Event) (int64, error)
+	EventAppend(e model.Event) (int64, error)
 	EventsOfConflict(conflictID string) ([]model.Event, error)
-	// EachDecision calls fn with each MERGE and VOTE event, oldest first.
-	EachDecision(fn func(model.Event) error) error
+	// DecisionEach calls fn with each MERGE and VOTE event, oldest first.
+	DecisionEach(fn func(model.Event) error) error
 	// MessageApplied reports whether the offline message messageID was
 	// applied to conflictID already.
 	MessageApplied(conflictID, messageID string) (bool, error)
 
 	// For imports of SDK logs.
 	ConflictByPair(a, b string) (model.Conflict, error)
-	CommitUnit(id string) error
+	UnitCommit(id string) error
 	Standings(ids []string) (map[string]Standing, error)
-	AlignSeq(id string) error
-	NextUnitSeq() (int64, error)
+	UnitSeqAlign(id string) error
+	UnitSeqNext() (int64, error)
 	// Bulk prepares many writes of rows exactly as given (ids, sequence
 	// numbers, statuses): for generators and imports, which keep them
 	// consistent themselves. Close it before the transaction ends.
 	Bulk() (Bulk, error)
 
-	// ActAs names the registered agent the transaction acts for, before
+	// AgentActAs names the registered agent the transaction acts for, before
 	// it writes. The SQLite engine notes nothing (anyone who can write
 	// the file may act as anyone); on PostgreSQL the field itself checks,
 	// on every write, that the session's database role may act as that
 	// agent (docs/postgres.md).
-	ActAs(agentID string) error
+	AgentActAs(agentID string) error
 
 	// Whole-field reads, each in the order the field keeps its rows: for
 	// copying a field to another engine and proving the copy equal
 	// (Digest).
-	EachAgent(fn func(a model.Agent, epoch int64) error) error
-	// EachUnit yields units by sequence number, with their relations.
-	EachUnit(fn func(seq int64, u model.Unit) error) error
-	// EachStoredConflict yields conflicts by sequence number, as stored.
-	EachStoredConflict(fn func(seq int64, c model.Conflict) error) error
-	// EachBallot yields ballots by conflict id, then voter id.
-	EachBallot(fn func(model.Ballot) error) error
-	// EachNotification and EachEvent yield rows by id.
-	EachNotification(fn func(model.Notification) error) error
-	EachEvent(fn func(model.Event) error) error
+	AgentEach(fn func(a model.Agent, epoch int64) error) error
+	// UnitEach yields units by sequence number, with their relations.
+	UnitEach(fn func(seq int64, u model.Unit) error) error
+	// ConflictEachStored yields conflicts by sequence number, as stored.
+	ConflictEachStored(fn func(seq int64, c model.Conflict) error) error
+	// BallotEach yields ballots by conflict id, then voter id.
+	BallotEach(fn func(model.Ballot) error) error
+	// NotificationEach and EventEach yield rows by id.
+	NotificationEach(fn func(model.Notification) error) error
+	EventEach(fn func(model.Event) error) error
 }
 
 // Bulk writes many rows in one transaction. An engine may hold rows back
@@ -215,11 +215,11 @@ const DefaultBusyTimeout = 5 * time.Second
 // ErrNotFound is returned by lookups of a single row that is not there.
 var ErrNotFound = errors.New("not found")
 
-// ErrStale is returned by UpdateConflict when the conflict is no longer at
+// ErrStale is returned by ConflictUpdate when the conflict is no longer at
 // the version the caller read.
 var ErrStale = errors.New("the conflict changed since it was read")
 
-// IsStale reports whether err is UpdateConflict's stale-version refusal.
+// IsStale reports whether err is ConflictUpdate's stale-version refusal.
 func IsStale(err error) bool { return errors.Is(err, ErrStale) }
 
 // OpenError is a field that cannot be opened: one clear sentence.

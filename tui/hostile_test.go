@@ -88,12 +88,12 @@ func hostileField(t *testing.T) *rt.Field {
 			{ID: mallory, Role: "senior\x1b]8;;https://evil.example/\x07x\x1b]8;;\x07", Authority: 6},
 			{ID: eve, Role: "analyst\u202e\x1b[8m", Authority: 6},
 		} {
-			epoch, err := tx.Tick()
+			epoch, err := tx.EpochTick()
 			if err != nil {
 				return err
 			}
 			a.Kind, a.Status, a.RegisteredAt = model.KindAgent, model.AgentIdle, time.Now()
-			if err := tx.InsertAgent(a, epoch); err != nil {
+			if err := tx.AgentInsert(a, epoch); err != nil {
 				return err
 			}
 		}

@@ -101,12 +101,12 @@ func hostileField(t *testing.T) (string, map[string]result) {
 			{ID: eve, Role: "analyst\u202e\x1b[8m", Kind: model.KindAgent, Authority: 6},
 			{ID: peeper, Role: "observer\x07", Kind: model.KindAgent, Authority: 2},
 		} {
-			epoch, err := tx.Tick()
+			epoch, err := tx.EpochTick()
 			if err != nil {
 				return err
 			}
 			a.Status, a.RegisteredAt = model.AgentIdle, time.Now()
-			if err := tx.InsertAgent(a, epoch); err != nil {
+			if err := tx.AgentInsert(a, epoch); err != nil {
 				return err
 			}
 		}

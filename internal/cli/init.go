@@ -169,7 +169,7 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 		}
 	}
 	var units int64
-	if err := st.Read(ctx, func(tx store.Tx) (err error) { units, err = tx.CountUnits(); return err }); err != nil {
+	if err := st.Read(ctx, func(tx store.Tx) (err error) { units, err = tx.UnitCount(); return err }); err != nil {
 		return err
 	}
 	agents, err := svc.Agents(ctx)

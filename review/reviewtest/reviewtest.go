@@ -291,7 +291,7 @@ func (f *Field) MoveClockTo(t testing.TB, e int64) {
 		case now == e:
 			return nil
 		}
-		_, err = tx.Witness(e - 1)
+		_, err = tx.EpochWitness(e - 1)
 		return err
 	})
 	if err != nil {

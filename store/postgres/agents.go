@@ -22,9 +22,9 @@ func (t *Tx) Agent(id string) (model.Agent, error) {
 	return a, notFound(err)
 }
 
-// InsertAgent registers a. A database role bound to it must exist on the
+// AgentInsert registers a. A database role bound to it must exist on the
 // server.
-func (t *Tx) InsertAgent(a model.Agent, epoch int64) error {
+func (t *Tx) AgentInsert(a model.Agent, epoch int64) error {
 	if a.DBRole != "" {
 		var exists bool
 		if err := t.row(`SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, a.DBRole).Scan(&exists); err != nil {

@@ -176,9 +176,9 @@ func conflictArgs(seq int64, c model.Conflict) []any {
 var insertConflictSQL = `INSERT INTO conflicts (` + strings.Join(conflictColumns, ", ") + `) VALUES (` +
 	placeholders(1, len(conflictColumns)) + `)`
 
-// InsertConflict stores a new conflict at version 1. An empty c.ID gets
+// ConflictInsert stores a new conflict at version 1. An empty c.ID gets
 // the next "conflict-NNN" id; the id used is returned.
-func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
+func (t *Tx) ConflictInsert(c model.Conflict) (string, error) {
 	seq, err := t.nextSeq("conflicts")
 	if err != nil {
 		return "", err
@@ -191,12 +191,12 @@ func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
 	return c.ID, nil
 }
 
-// UpdateConflict writes c's status, steps, route, proposal and resolution
+// ConflictUpdate writes c's status, steps, route, proposal and resolution
 // if the stored conflict is still at version expect; its version then
 // grows by one. ErrStale otherwise: nothing is written. It goes through
 // update_conflict, the one way a role that is not the field's
 // administrator may change a conflict.
-func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
+func (t *Tx) ConflictUpdate(c model.Conflict, expect int64) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
@@ -254,10 +254,10 @@ func (t *Tx) conflicts(query string, args ...any) ([]model.Conflict, error) {
 	return out, rows.Err()
 }
 
-// ListConflicts returns one page of conflict summaries.
-func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
+// ConflictList returns one page of conflict summaries.
+func (t *Tx) ConflictList(q model.ListQuery) ([]model.ConflictSummary, error) {
 	out := []model.ConflictSummary{}
-	err := t.EachConflict(q, func(s model.ConflictSummary) error {
+	err := t.ConflictEach(q, func(s model.ConflictSummary) error {
 		out = append(out, s)
 		return nil
 	})
@@ -274,9 +274,9 @@ const summaryCols = conflictCols + `,
 	coalesce(c.agent_a, ''), coalesce(c.role_a, ''), coalesce(c.agent_b, ''), coalesce(c.role_b, ''),
 	c.votes_a, c.votes_b`
 
-// EachConflict calls fn with each conflict summary of ListConflicts'
+// ConflictEach calls fn with each conflict summary of ConflictList's
 // page, in order, as it is read; an error from fn stops the reading.
-func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error {
+func (t *Tx) ConflictEach(q model.ListQuery, fn func(model.ConflictSummary) error) error {
 	query, args := listConflictsSQL(q)
 	rows, err := t.query(query, args...)
 	if err != nil {
@@ -299,7 +299,7 @@ func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) erro
 	return rows.Err()
 }
 
-// listConflictsSQL is ListConflicts' query for q and its arguments. The
+// listConflictsSQL is ConflictList's query for q and its arguments. The
 // review queue (escalated and pending_vote, what the screen and list show
 // first) is read from the partial indexes conflicts_queue and
 // conflicts_queue_type in queue order; other statuses from the indexes
@@ -380,9 +380,9 @@ func prefixQuery(word string) string {
 	return strings.Join(parts, " <-> ") + ":*"
 }
 
-// CountConflicts counts conflicts by status, from the counts the field
+// ConflictCount counts conflicts by status, from the counts the field
 // keeps (conflict_counts).
-func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {
+func (t *Tx) ConflictCount() (map[model.ConflictStatus]int, error) {
 	out := map[model.ConflictStatus]int{}
 	for _, s := range model.ConflictStatuses {
 		out[s] = 0
@@ -409,11 +409,11 @@ func escapeLike(s string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// DueConflicts lists the conflicts whose route asks for something at now:
+// ConflictsDue lists the conflicts whose route asks for something at now:
 // a reminder not yet sent (conflicts_remind), or a deadline passed with
 // something left to do (conflicts_deadline), oldest first; the caller
 // decides what each route asks for (model.Route.DueAt).
-func (t *Tx) DueConflicts(now time.Time) ([]model.Conflict, error) {
+func (t *Tx) ConflictsDue(now time.Time) ([]model.Conflict, error) {
 	return t.conflicts(`SELECT `+conflictCols+` FROM conflicts c WHERE c.seq IN (
 		SELECT seq FROM conflicts WHERE deadline IS NOT NULL AND (fallback IS NOT NULL OR reminded < 2) AND deadline <= $1
 		UNION
@@ -421,10 +421,10 @@ func (t *Tx) DueConflicts(now time.Time) ([]model.Conflict, error) {
 		ORDER BY coalesce(c.deadline, c.remind_at), c.seq`, now)
 }
 
-// SetReminded records the reminders sent on id's route, as a
+// ConflictSetReminded records the reminders sent on id's route, as a
 // compare-and-set on the count (set_reminded): ErrStale if it is no
 // longer from. The version stays.
-func (t *Tx) SetReminded(id string, from, reminders int) error {
+func (t *Tx) ConflictSetReminded(id string, from, reminders int) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}

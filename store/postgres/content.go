@@ -16,8 +16,8 @@ var (
 // Whole-field reads, for copies and their digest (store.Digest): each
 // table in the order the field keeps it.
 
-// EachAgent yields every agent by id with the epoch it registered at.
-func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
+// AgentEach yields every agent by id with the epoch it registered at.
+func (t *Tx) AgentEach(fn func(model.Agent, int64) error) error {
 	rows, err := t.query(`SELECT ` + agentCols + `, epoch FROM agents ORDER BY id`)
 	if err != nil {
 		return err
@@ -36,8 +36,8 @@ func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
 	return rows.Err()
 }
 
-// EachUnit yields every unit by sequence number, with its relations.
-func (t *Tx) EachUnit(fn func(int64, model.Unit) error) error {
+// UnitEach yields every unit by sequence number, with its relations.
+func (t *Tx) UnitEach(fn func(int64, model.Unit) error) error {
 	rows, err := t.query(`SELECT ` + unitCols + `, seq, ` + relationsAgg + ` FROM units ORDER BY seq`)
 	if err != nil {
 		return err
@@ -76,8 +76,8 @@ func relationsOf(agg *string) ([]model.Relation, error) {
 	return out, nil
 }
 
-// EachStoredConflict yields every conflict by sequence number.
-func (t *Tx) EachStoredConflict(fn func(int64, model.Conflict) error) error {
+// ConflictEachStored yields every conflict by sequence number.
+func (t *Tx) ConflictEachStored(fn func(int64, model.Conflict) error) error {
 	rows, err := t.query(`SELECT ` + conflictCols + `, c.seq FROM conflicts c ORDER BY c.seq`)
 	if err != nil {
 		return err
@@ -96,18 +96,18 @@ func (t *Tx) EachStoredConflict(fn func(int64, model.Conflict) error) error {
 	return rows.Err()
 }
 
-// EachBallot yields every ballot by conflict id, then voter id.
-func (t *Tx) EachBallot(fn func(model.Ballot) error) error {
+// BallotEach yields every ballot by conflict id, then voter id.
+func (t *Tx) BallotEach(fn func(model.Ballot) error) error {
 	return t.eachBallot(`SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
 		FROM votes ORDER BY conflict_id, voter_id`, nil, fn)
 }
 
-// EachNotification yields every notification by id.
-func (t *Tx) EachNotification(fn func(model.Notification) error) error {
+// NotificationEach yields every notification by id.
+func (t *Tx) NotificationEach(fn func(model.Notification) error) error {
 	return t.eachNotification(`ORDER BY id`, nil, fn)
 }
 
-// EachEvent yields every event by id.
-func (t *Tx) EachEvent(fn func(model.Event) error) error {
+// EventEach yields every event by id.
+func (t *Tx) EventEach(fn func(model.Event) error) error {
 	return t.eachEvent(`SELECT `+eventCols+` FROM events ORDER BY id`, nil, fn)
 }

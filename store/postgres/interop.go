@@ -19,9 +19,9 @@ func (t *Tx) ConflictByPair(a, b string) (model.Conflict, error) {
 	return c, notFound(err)
 }
 
-// CommitUnit turns a draft unit into a committed, active one. A unit that
+// UnitCommit turns a draft unit into a committed, active one. A unit that
 // is not a draft is left alone; ErrNotFound if there is no such unit.
-func (t *Tx) CommitUnit(id string) error {
+func (t *Tx) UnitCommit(id string) error {
 	if ok, err := t.UnitExists(id); err != nil {
 		return err
 	} else if !ok {
@@ -54,10 +54,10 @@ func (t *Tx) Standings(ids []string) (map[string]store.Standing, error) {
 	return out, rows.Err()
 }
 
-// AlignSeq moves a unit with an id of arbiter's own form (mem-NNN) but
+// UnitSeqAlign moves a unit with an id of arbiter's own form (mem-NNN) but
 // another sequence number to sequence number NNN, when that is free, so
 // that the ids arbiter gives later never collide with it.
-func (t *Tx) AlignSeq(id string) error {
+func (t *Tx) UnitSeqAlign(id string) error {
 	digits, ok := strings.CutPrefix(id, "mem-")
 	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return nil
@@ -77,9 +77,9 @@ func (t *Tx) AlignSeq(id string) error {
 	return nil
 }
 
-// NextUnitSeq is the sequence number the next unit gets: one more than
+// UnitSeqNext is the sequence number the next unit gets: one more than
 // the largest stored.
-func (t *Tx) NextUnitSeq() (int64, error) {
+func (t *Tx) UnitSeqNext() (int64, error) {
 	if t.write {
 		if err := t.holdClock(); err != nil {
 			return 0, err

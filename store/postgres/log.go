@@ -42,8 +42,8 @@ func (t *Tx) eachBallot(query string, args []any, fn func(model.Ballot) error) e
 	return rows.Err()
 }
 
-// PutBallot casts b, or replaces the voter's earlier ballot.
-func (t *Tx) PutBallot(b model.Ballot) error {
+// BallotPut casts b, or replaces the voter's earlier ballot.
+func (t *Tx) BallotPut(b model.Ballot) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
@@ -56,8 +56,8 @@ const putBallotSQL = `INSERT INTO votes (conflict_id, voter_id, choice, rational
 	ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
 		rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`
 
-// ClearBallots removes the ballots of a conflict's earlier vote.
-func (t *Tx) ClearBallots(conflictID string) error {
+// BallotClear removes the ballots of a conflict's earlier vote.
+func (t *Tx) BallotClear(conflictID string) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
@@ -65,8 +65,8 @@ func (t *Tx) ClearBallots(conflictID string) error {
 	return nil
 }
 
-// VotedOn lists the conflicts put to a vote on which voter has a ballot.
-func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
+// BallotsOfVoter lists the conflicts put to a vote on which voter has a ballot.
+func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 	ids, err := t.strings(`SELECT c.id FROM conflicts c WHERE c.status = 'pending_vote'
 		AND EXISTS (SELECT 1 FROM votes v WHERE v.conflict_id = c.id AND v.voter_id = $1)`, voter)
 	if err != nil {
@@ -79,9 +79,9 @@ func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
 	return out, nil
 }
 
-// Notify puts n in its agent's outbox and returns its id: the next,
+// NotificationInsert puts n in its agent's outbox and returns its id: the next,
 // given by the transaction, which holds the clock.
-func (t *Tx) Notify(n model.Notification) (int64, error) {
+func (t *Tx) NotificationInsert(n model.Notification) (int64, error) {
 	id, err := t.nextID("notifications")
 	if err != nil {
 		return 0, err
@@ -147,9 +147,9 @@ func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, e
 	return t.notifications(`WHERE conflict_id = $1 ORDER BY id`, conflictID)
 }
 
-// AppendEvent adds e to the append-only log and returns its id (the
+// EventAppend adds e to the append-only log and returns its id (the
 // next, given by the transaction).
-func (t *Tx) AppendEvent(e model.Event) (int64, error) {
+func (t *Tx) EventAppend(e model.Event) (int64, error) {
 	id, err := t.nextID("events")
 	if err != nil {
 		return 0, err
@@ -203,9 +203,9 @@ func (t *Tx) EventsOfConflict(conflictID string) ([]model.Event, error) {
 	return out, err
 }
 
-// EachDecision calls fn with every MERGE and VOTE event of the log,
+// DecisionEach calls fn with every MERGE and VOTE event of the log,
 // oldest first; fn's error stops the walk and is returned.
-func (t *Tx) EachDecision(fn func(model.Event) error) error {
+func (t *Tx) DecisionEach(fn func(model.Event) error) error {
 	return t.eachEvent(`SELECT `+eventCols+` FROM events WHERE operation IN ('MERGE', 'VOTE') ORDER BY id`, nil, fn)
 }
 

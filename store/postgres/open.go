@@ -391,7 +391,7 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 	// The policy is written as any write is, through the checks of who
 	// acts: a role that may create a field but not write it fails here,
 	// and Create removes the field again.
-	if err := s.Write(ctx, func(t store.Tx) error { return t.SetPolicy(p) }); err != nil {
+	if err := s.Write(ctx, func(t store.Tx) error { return t.PolicySet(p) }); err != nil {
 		return s.openError("cannot be created", err)
 	}
 	return nil

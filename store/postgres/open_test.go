@@ -215,7 +215,7 @@ func TestADeadlockIsRetried(t *testing.T) {
 				if _, err := tx.Unit(order[1]); err != nil {
 					return err
 				}
-				_, err := tx.Tick()
+				_, err := tx.EpochTick()
 				return err
 			})
 		})
@@ -235,12 +235,12 @@ func TestALostConnectionIsAProtocolError(t *testing.T) {
 	f := newField(t)
 	ctx := context.Background()
 	err := f.Store.Write(ctx, func(tx store.Tx) error {
-		if _, err := tx.Tick(); err != nil {
+		if _, err := tx.EpochTick(); err != nil {
 			return err
 		}
 		pgtest.Exec(t, pgtest.URL(t), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 			WHERE application_name = 'arbiter' AND state = 'idle in transaction'`)
-		_, err := tx.Tick()
+		_, err := tx.EpochTick()
 		return err
 	})
 	pe, ok := model.AsError(err)

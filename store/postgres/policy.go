@@ -34,8 +34,8 @@ func (t *Tx) Policy() (model.Policy, error) {
 	return p, err
 }
 
-// SetPolicy replaces the field's governance.
-func (t *Tx) SetPolicy(p model.Policy) error {
+// PolicySet replaces the field's governance.
+func (t *Tx) PolicySet(p model.Policy) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ import (
 //     (two deciders of one conflict: the second waits, then reads the
 //     conflict the first wrote, and is refused). Writes about other
 //     conflicts and units go on at the same time.
-//   - Tick (or Witness) updates the clock row, which it then holds until
+//   - EpochTick (or EpochWitness) updates the clock row, which it then holds until
 //     commit: epochs, notification and event ids are given in commit
 //     order, so "epoch > last seen" and "id > last seen" never skip a
 //     commit. Once a write holds the clock no other write can commit, so
@@ -57,7 +57,7 @@ type Tx struct {
 	write bool
 	// clock is whether the transaction holds the clock row.
 	clock bool
-	// actor is the agent ActAs named; sent is whether the server knows.
+	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
 	// begun is whether BEGIN was sent: it goes with the transaction's
@@ -327,9 +327,9 @@ type errRow struct{ err error }
 
 func (r errRow) Scan(...any) error { return r.err }
 
-// ActAs names the agent the transaction acts for: the field checks, at
+// AgentActAs names the agent the transaction acts for: the field checks, at
 // each statement that writes, that the session's role may act as it.
-func (t *Tx) ActAs(agentID string) error {
+func (t *Tx) AgentActAs(agentID string) error {
 	if t.actor != agentID {
 		t.actor, t.sent = agentID, false
 	}
@@ -380,9 +380,9 @@ func (t *Tx) Epoch() (int64, error) {
 	return e, err
 }
 
-// Tick advances the clock by one and returns the new epoch; the
+// EpochTick advances the clock by one and returns the new epoch; the
 // transaction holds the clock until it ends.
-func (t *Tx) Tick() (int64, error) {
+func (t *Tx) EpochTick() (int64, error) {
 	var e int64
 	if t.clock {
 		err := t.row(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`).Scan(&e)
@@ -392,9 +392,9 @@ func (t *Tx) Tick() (int64, error) {
 	return e, err
 }
 
-// Witness applies the Lamport receive rule: the clock becomes
+// EpochWitness applies the Lamport receive rule: the clock becomes
 // max(local, received) + 1.
-func (t *Tx) Witness(received int64) (int64, error) {
+func (t *Tx) EpochWitness(received int64) (int64, error) {
 	var e int64
 	if t.clock {
 		err := t.row(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch`, received).Scan(&e)

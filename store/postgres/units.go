@@ -63,9 +63,9 @@ func (t *Tx) UnitExists(id string) (bool, error) {
 	return found, rows.Err()
 }
 
-// InsertUnit stores u with its relations. An empty u.ID gets the next
+// UnitInsert stores u with its relations. An empty u.ID gets the next
 // "mem-NNN" id; the id used is returned.
-func (t *Tx) InsertUnit(u model.Unit) (string, error) {
+func (t *Tx) UnitInsert(u model.Unit) (string, error) {
 	seq, err := t.nextSeq("units")
 	if err != nil {
 		return "", err
@@ -101,9 +101,9 @@ func unitArgs(seq int64, u model.Unit) []any {
 		u.Source.Timestamp, string(u.Status), u.Epoch}
 }
 
-// SetUnitStatus changes a unit's status (with the next statement: a
+// UnitSetStatus changes a unit's status (with the next statement: a
 // unit that is not there is ErrNotFound then).
-func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
+func (t *Tx) UnitSetStatus(id string, s model.UnitStatus) error {
 	if err := t.holdClock(); err != nil {
 		return err
 	}
@@ -172,8 +172,8 @@ func (t *Tx) strings(query string, args ...any) ([]string, error) {
 	return out, rows.Err()
 }
 
-// CountUnits counts the units in any of the statuses (all units if none).
-func (t *Tx) CountUnits(statuses ...model.UnitStatus) (int64, error) {
+// UnitCount counts the units in any of the statuses (all units if none).
+func (t *Tx) UnitCount(statuses ...model.UnitStatus) (int64, error) {
 	q := `SELECT count(*) FROM units`
 	var args []any
 	if len(statuses) > 0 {

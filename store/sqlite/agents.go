@@ -20,17 +20,17 @@ func (t *Tx) Agent(id string) (model.Agent, error) {
 	return a, notFound(err)
 }
 
-// InsertAgent registers a. Its database role is stored and shown, not
+// AgentInsert registers a. Its database role is stored and shown, not
 // enforced: a SQLite file has no roles.
-func (t *Tx) InsertAgent(a model.Agent, epoch int64) error {
+func (t *Tx) AgentInsert(a model.Agent, epoch int64) error {
 	_, err := t.exec(`INSERT INTO agents (id, role, kind, authority, status, registered_at, db_role, epoch)
 		VALUES (?, ?, ?, ?, ?, ?, nullif(?, ''), ?)`,
 		a.ID, a.Role, string(a.Kind), a.Authority, string(a.Status), fmtTime(a.RegisteredAt), a.DBRole, epoch)
 	return err
 }
 
-// ActAs notes nothing: whoever can write a SQLite file may act as anyone.
-func (t *Tx) ActAs(string) error { return nil }
+// AgentActAs notes nothing: whoever can write a SQLite file may act as anyone.
+func (t *Tx) AgentActAs(string) error { return nil }
 
 // Agents lists every registered agent by id.
 func (t *Tx) Agents() ([]model.Agent, error) {

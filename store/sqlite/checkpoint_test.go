@@ -26,11 +26,11 @@ func TestCheckpointsKeepTheLogSmall(t *testing.T) {
 	writes := 6 * walCheckpointBytes / len(payload) // 6 times the threshold
 	for i := range writes {
 		err := st.Write(ctx, func(tx store.Tx) error {
-			e, err := tx.Tick()
+			e, err := tx.EpochTick()
 			if err != nil {
 				return err
 			}
-			_, err = tx.AppendEvent(model.Event{Epoch: e, Operation: "TEST", AgentID: "t", Payload: payload, At: time.Now()})
+			_, err = tx.EventAppend(model.Event{Epoch: e, Operation: "TEST", AgentID: "t", Payload: payload, At: time.Now()})
 			return err
 		})
 		if err != nil {

@@ -161,9 +161,9 @@ func nullTimePtr(t *time.Time) any {
 	return fmtTime(*t)
 }
 
-// InsertConflict stores a new conflict at version 1. An empty c.ID gets the
+// ConflictInsert stores a new conflict at version 1. An empty c.ID gets the
 // next "conflict-NNN" id; the id used is returned.
-func (t *Tx) InsertConflict(c model.Conflict) (string, error) {
+func (t *Tx) ConflictInsert(c model.Conflict) (string, error) {
 	var seq any
 	if c.ID == "" {
 		s, id, err := t.nextID("conflicts", "conflict")
@@ -190,10 +190,10 @@ func conflictArgs(seq any, c model.Conflict) []any {
 		string(c.DetectedBy), fmtTime(c.DetectedAt), c.Epoch, c.Version, nullIfEmpty(c.ReworkOf)}, mutableArgs(c)...)
 }
 
-// UpdateConflict writes c's status, escalation, vote and resolution if the
+// ConflictUpdate writes c's status, escalation, vote and resolution if the
 // stored conflict is still at version expect; its version then grows by
 // one (c.Version is ignored). ErrStale otherwise: nothing is written.
-func (t *Tx) UpdateConflict(c model.Conflict, expect int64) error {
+func (t *Tx) ConflictUpdate(c model.Conflict, expect int64) error {
 	args := append(mutableArgs(c), c.ID, expect)
 	r, err := t.exec(updateConflictSQL, args...)
 	if err != nil {
@@ -235,10 +235,10 @@ func (t *Tx) conflicts(query string, args ...any) ([]model.Conflict, error) {
 const conflictsOfUnitSQL = `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.unit_a = ?
 	UNION ALL SELECT ` + conflictCols + ` FROM conflicts c WHERE c.unit_b = ?`
 
-// ListConflicts returns one page of conflict summaries.
-func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
+// ConflictList returns one page of conflict summaries.
+func (t *Tx) ConflictList(q model.ListQuery) ([]model.ConflictSummary, error) {
 	out := []model.ConflictSummary{}
-	err := t.EachConflict(q, func(s model.ConflictSummary) error {
+	err := t.ConflictEach(q, func(s model.ConflictSummary) error {
 		out = append(out, s)
 		return nil
 	})
@@ -248,9 +248,9 @@ func (t *Tx) ListConflicts(q model.ListQuery) ([]model.ConflictSummary, error) {
 	return out, nil
 }
 
-// EachConflict calls fn with each conflict summary of ListConflicts' page,
+// ConflictEach calls fn with each conflict summary of ConflictList's page,
 // in order, as it is read; an error from fn stops the reading.
-func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) error) error {
+func (t *Tx) ConflictEach(q model.ListQuery, fn func(model.ConflictSummary) error) error {
 	query, args, packed := listConflictsSQL(q)
 	rows, err := t.query(query, args...)
 	if err != nil {
@@ -282,7 +282,7 @@ func (t *Tx) EachConflict(q model.ListQuery, fn func(model.ConflictSummary) erro
 	return rows.Err()
 }
 
-// listConflictsSQL is ListConflicts' query for q, its arguments, and
+// listConflictsSQL is ConflictList's query for q, its arguments, and
 // whether it reads packed rows (packed.go).
 //
 // Each conflict row carries its units' authors and its ballot counts
@@ -417,9 +417,9 @@ const summaryCols = conflictCols + `,
 	coalesce(c.agent_a, ''), coalesce(c.role_a, ''), coalesce(c.agent_b, ''), coalesce(c.role_b, ''),
 	c.votes_a, c.votes_b`
 
-// CountConflicts counts conflicts by status.
+// ConflictCount counts conflicts by status.
 // The field keeps the counts (conflict_counts, migration 3).
-func (t *Tx) CountConflicts() (map[model.ConflictStatus]int, error) {
+func (t *Tx) ConflictCount() (map[model.ConflictStatus]int, error) {
 	out := map[model.ConflictStatus]int{}
 	for _, s := range model.ConflictStatuses {
 		out[s] = 0
@@ -446,5 +446,5 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// IsStale reports whether err is UpdateConflict's stale-version refusal.
+// IsStale reports whether err is ConflictUpdate's stale-version refusal.
 func IsStale(err error) bool { return errors.Is(err, ErrStale) }

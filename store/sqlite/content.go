@@ -10,8 +10,8 @@ import (
 // Whole-field reads, for copies and their digest (store.Digest): each
 // table in the order the field keeps it.
 
-// EachAgent yields every agent by id with the epoch it registered at.
-func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
+// AgentEach yields every agent by id with the epoch it registered at.
+func (t *Tx) AgentEach(fn func(model.Agent, int64) error) error {
 	rows, err := t.query(`SELECT ` + agentCols + `, epoch FROM agents ORDER BY id`)
 	if err != nil {
 		return err
@@ -30,8 +30,8 @@ func (t *Tx) EachAgent(fn func(model.Agent, int64) error) error {
 	return rows.Err()
 }
 
-// EachUnit yields every unit by sequence number, with its relations.
-func (t *Tx) EachUnit(fn func(int64, model.Unit) error) error {
+// UnitEach yields every unit by sequence number, with its relations.
+func (t *Tx) UnitEach(fn func(int64, model.Unit) error) error {
 	rows, err := t.query(`SELECT ` + unitCols + `, seq,
 		(SELECT json_group_array(json_array(type, target_id, description))
 		 FROM (SELECT type, target_id, description FROM relations r WHERE r.unit_id = units.id ORDER BY type, target_id))
@@ -62,8 +62,8 @@ func (t *Tx) EachUnit(fn func(int64, model.Unit) error) error {
 	return rows.Err()
 }
 
-// EachStoredConflict yields every conflict by sequence number.
-func (t *Tx) EachStoredConflict(fn func(int64, model.Conflict) error) error {
+// ConflictEachStored yields every conflict by sequence number.
+func (t *Tx) ConflictEachStored(fn func(int64, model.Conflict) error) error {
 	rows, err := t.query(`SELECT ` + conflictCols + `, c.seq FROM conflicts c ORDER BY c.seq`)
 	if err != nil {
 		return err
@@ -82,8 +82,8 @@ func (t *Tx) EachStoredConflict(fn func(int64, model.Conflict) error) error {
 	return rows.Err()
 }
 
-// EachBallot yields every ballot by conflict id, then voter id.
-func (t *Tx) EachBallot(fn func(model.Ballot) error) error {
+// BallotEach yields every ballot by conflict id, then voter id.
+func (t *Tx) BallotEach(fn func(model.Ballot) error) error {
 	rows, err := t.query(`SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
 		FROM votes ORDER BY conflict_id, voter_id`)
 	if err != nil {
@@ -104,8 +104,8 @@ func (t *Tx) EachBallot(fn func(model.Ballot) error) error {
 	return rows.Err()
 }
 
-// EachNotification yields every notification by id.
-func (t *Tx) EachNotification(fn func(model.Notification) error) error {
+// NotificationEach yields every notification by id.
+func (t *Tx) NotificationEach(fn func(model.Notification) error) error {
 	rows, err := t.query(notificationsSQL(`ORDER BY id`))
 	if err != nil {
 		return err
@@ -127,7 +127,7 @@ func (t *Tx) EachNotification(fn func(model.Notification) error) error {
 	return rows.Err()
 }
 
-// EachEvent yields every event by id.
-func (t *Tx) EachEvent(fn func(model.Event) error) error {
+// EventEach yields every event by id.
+func (t *Tx) EventEach(fn func(model.Event) error) error {
 	return t.eachEvent(`SELECT `+eventCols+` FROM events ORDER BY id`, nil, fn)
 }

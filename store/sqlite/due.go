@@ -6,14 +6,14 @@ import (
 	"arbiter/model"
 )
 
-// DueConflicts lists the conflicts whose route asks for something at now:
+// ConflictsDue lists the conflicts whose route asks for something at now:
 // a reminder not yet sent (conflicts_remind), or a deadline passed with
 // something left to do (conflicts_deadline, which leaves out routes
 // without a fallback that were told they are overdue). Both indexes hold
 // only routed conflicts that still wait, so a field with nothing due
 // answers from two empty index ranges. A conflict due both ways comes
 // once; the caller decides what its route asks for (model.Route.DueAt).
-func (t *Tx) DueConflicts(now time.Time) ([]model.Conflict, error) {
+func (t *Tx) ConflictsDue(now time.Time) ([]model.Conflict, error) {
 	at := fmtTime(now)
 	return t.conflicts(dueSQL, at, at)
 }
@@ -26,10 +26,10 @@ const dueSQL = `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.seq IN (
 	SELECT seq FROM conflicts WHERE remind_at IS NOT NULL AND reminded = 0 AND remind_at <= ?)
 	ORDER BY coalesce(c.deadline, c.remind_at), c.seq`
 
-// SetReminded records the reminders sent on id's route, as a
+// ConflictSetReminded records the reminders sent on id's route, as a
 // compare-and-set on the count: ErrStale if it is no longer from. The
 // version stays.
-func (t *Tx) SetReminded(id string, from, reminders int) error {
+func (t *Tx) ConflictSetReminded(id string, from, reminders int) error {
 	r, err := t.exec(`UPDATE conflicts SET reminded = ? WHERE id = ? AND reminded = ?`, reminders, id, from)
 	if err != nil {
 		return err

@@ -20,9 +20,9 @@ func (t *Tx) ConflictByPair(a, b string) (model.Conflict, error) {
 	return c, notFound(err)
 }
 
-// CommitUnit turns a draft unit into a committed, active one. A unit that
+// UnitCommit turns a draft unit into a committed, active one. A unit that
 // is not a draft is left alone; ErrNotFound if there is no such unit.
-func (t *Tx) CommitUnit(id string) error {
+func (t *Tx) UnitCommit(id string) error {
 	if ok, err := t.UnitExists(id); err != nil {
 		return err
 	} else if !ok {
@@ -43,9 +43,9 @@ func (t *Tx) MessageApplied(conflictID, messageID string) (bool, error) {
 	return n > 0, err
 }
 
-// EachDecision calls fn with every MERGE and VOTE event of the log, oldest
+// DecisionEach calls fn with every MERGE and VOTE event of the log, oldest
 // first; fn's error stops the walk and is returned.
-func (t *Tx) EachDecision(fn func(model.Event) error) error {
+func (t *Tx) DecisionEach(fn func(model.Event) error) error {
 	return t.eachEvent(`SELECT `+eventCols+` FROM events WHERE operation IN ('MERGE', 'VOTE') ORDER BY id`, nil, fn)
 }
 
@@ -81,11 +81,11 @@ func (t *Tx) Standings(ids []string) (map[string]store.Standing, error) {
 	return out, nil
 }
 
-// AlignSeq moves a unit stored with an id of arbiter's own form (mem-NNN)
+// UnitSeqAlign moves a unit stored with an id of arbiter's own form (mem-NNN)
 // but another sequence number to sequence number NNN, when that is free,
 // so that the ids arbiter gives later (from the largest seq) never collide
 // with it. Other ids are left alone.
-func (t *Tx) AlignSeq(id string) error {
+func (t *Tx) UnitSeqAlign(id string) error {
 	digits, ok := strings.CutPrefix(id, "mem-")
 	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return nil
@@ -99,9 +99,9 @@ func (t *Tx) AlignSeq(id string) error {
 	return err
 }
 
-// NextUnitSeq is the sequence number the next unit gets: one more than
+// UnitSeqNext is the sequence number the next unit gets: one more than
 // the largest stored.
-func (t *Tx) NextUnitSeq() (int64, error) {
+func (t *Tx) UnitSeqNext() (int64, error) {
 	seq, _, err := t.nextID("units", "mem")
 	return seq, err
 }

@@ -30,8 +30,8 @@ func (t *Tx) Ballots(conflictID string) ([]model.Ballot, error) {
 const ballotsSQL = `SELECT conflict_id, voter_id, choice, rationale, epoch, cast_at
 	FROM votes WHERE conflict_id = ? ORDER BY epoch, voter_id`
 
-// PutBallot casts b, or replaces the voter's earlier ballot.
-func (t *Tx) PutBallot(b model.Ballot) error {
+// BallotPut casts b, or replaces the voter's earlier ballot.
+func (t *Tx) BallotPut(b model.Ballot) error {
 	_, err := t.exec(putBallotSQL, ballotArgs(b)...)
 	return err
 }
@@ -45,8 +45,8 @@ func ballotArgs(b model.Ballot) []any {
 	return []any{b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, fmtTime(b.CastAt)}
 }
 
-// Notify puts n in its agent's outbox and returns its id.
-func (t *Tx) Notify(n model.Notification) (int64, error) {
+// NotificationInsert puts n in its agent's outbox and returns its id.
+func (t *Tx) NotificationInsert(n model.Notification) (int64, error) {
 	var id int64
 	err := t.row(insertNotificationSQL+` RETURNING id`, notificationArgs(n)...).Scan(&id)
 	return id, err
@@ -107,8 +107,8 @@ func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, e
 
 const notificationsOfConflictSQL = `WHERE conflict_id = ? ORDER BY id`
 
-// AppendEvent adds e to the append-only log and returns its id.
-func (t *Tx) AppendEvent(e model.Event) (int64, error) {
+// EventAppend adds e to the append-only log and returns its id.
+func (t *Tx) EventAppend(e model.Event) (int64, error) {
 	var id int64
 	err := t.row(insertEventSQL+` RETURNING id`, eventArgs(e)...).Scan(&id)
 	return id, err
@@ -164,19 +164,19 @@ func (t *Tx) eachEvent(query string, args []any, fn func(model.Event) error) err
 	return rows.Err()
 }
 
-// ClearBallots removes the ballots of a conflict's earlier vote, when a
+// BallotClear removes the ballots of a conflict's earlier vote, when a
 // new vote opens on it.
-func (t *Tx) ClearBallots(conflictID string) error {
+func (t *Tx) BallotClear(conflictID string) error {
 	_, err := t.exec(clearBallotsSQL, conflictID)
 	return err
 }
 
 const clearBallotsSQL = `DELETE FROM votes WHERE conflict_id = ?`
 
-// VotedOn lists the conflicts put to a vote on which voter has a ballot.
+// BallotsOfVoter lists the conflicts put to a vote on which voter has a ballot.
 // It walks the pending votes (a few thousand on a large field), not the
 // voter's every ballot.
-func (t *Tx) VotedOn(voter string) (map[string]bool, error) {
+func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 	ids, err := t.strings(votedOnSQL, voter)
 	if err != nil {
 		return nil, err

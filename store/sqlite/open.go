@@ -114,7 +114,7 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 		s.Remove(ctx)
 		return nil, err
 	}
-	if err := s.Write(ctx, func(tx store.Tx) error { return tx.SetPolicy(p) }); err != nil {
+	if err := s.Write(ctx, func(tx store.Tx) error { return tx.PolicySet(p) }); err != nil {
 		s.Remove(ctx)
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func packColumns(cols []string) string {
 }
 
 // scanPacked reads a queue row packed as queueRow packs it: the same
-// values scanConflict and EachConflict read from queueCols' columns.
+// values scanConflict and ConflictEach read from queueCols' columns.
 func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	u := unpacker{rest: text}
 	var s model.ConflictSummary

@@ -54,8 +54,8 @@ func (t *Tx) typeMap(query string) (map[model.ConflictType]string, error) {
 // operator_override, owners and the escalation defaults.
 const formatPolicyOptions = 4
 
-// SetPolicy replaces the field's governance.
-func (t *Tx) SetPolicy(p model.Policy) error {
+// PolicySet replaces the field's governance.
+func (t *Tx) PolicySet(p model.Policy) error {
 	roles, err := json.Marshal(nonNil(p.VoterRoles))
 	if err != nil {
 		return err

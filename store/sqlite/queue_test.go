@@ -27,7 +27,7 @@ func queueField(t *testing.T, path string) *Store {
 	err = st.Write(ctx, func(tx store.Tx) error {
 		for _, a := range []model.Agent{{ID: "a1", Role: "r1"}, {ID: "a2", Role: "r2"}} {
 			a.Kind, a.Authority, a.Status, a.RegisteredAt = model.KindAgent, 6, model.AgentIdle, time.Now()
-			if err := tx.InsertAgent(a, 1); err != nil {
+			if err := tx.AgentInsert(a, 1); err != nil {
 				return err
 			}
 		}
@@ -36,11 +36,11 @@ func queueField(t *testing.T, path string) *Store {
 			u := model.Unit{ID: id, Mode: model.ModeCommitted, Type: model.TypeFinding, Content: "c",
 				Intent: model.Intent{Purpose: "p"}, Source: model.Source{AgentID: agent, AgentRole: role, Timestamp: time.Now()},
 				Status: model.UnitActive, Epoch: int64(i + 1)}
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
-		_, err := tx.InsertConflict(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: model.StatusPendingVote,
+		_, err := tx.ConflictInsert(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: model.StatusPendingVote,
 			UnitA: "u1", UnitB: "u2", DetectedBy: model.DetectedExplicit, Epoch: 3})
 		return err
 	})
@@ -55,7 +55,7 @@ func listedRow(t *testing.T, st *Store) model.ConflictSummary {
 	t.Helper()
 	var rows []model.ConflictSummary
 	err := st.Read(context.Background(), func(tx store.Tx) (err error) {
-		rows, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
+		rows, err = tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses})
 		return err
 	})
 	if err != nil {
@@ -115,7 +115,7 @@ func TestMigrationFillsTheQueueColumns(t *testing.T) {
 	}
 	wantRow(t, listedRow(t, st), 0, 1)
 	var counts map[model.ConflictStatus]int
-	if err := st.Read(ctx, func(tx store.Tx) (err error) { counts, err = tx.CountConflicts(); return err }); err != nil {
+	if err := st.Read(ctx, func(tx store.Tx) (err error) { counts, err = tx.ConflictCount(); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if counts[model.StatusPendingVote] != 1 || counts[model.StatusResolved] != 0 {
@@ -139,7 +139,7 @@ func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
 				c.Status, c.Escalation = model.StatusPendingVote, nil
 				c.VoteOpened = &model.Escalation{By: "a1", Reason: text, Epoch: -int64(i)}
 			}
-			if _, err := tx.InsertConflict(c); err != nil {
+			if _, err := tx.ConflictInsert(c); err != nil {
 				return err
 			}
 		}
@@ -150,10 +150,10 @@ func TestPackedRowsReadWhatTheColumnsHold(t *testing.T) {
 	}
 	var packed, plain []model.ConflictSummary
 	err = st.Read(ctx, func(tx store.Tx) (err error) {
-		if packed, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses}); err != nil {
+		if packed, err = tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses}); err != nil {
 			return err
 		}
-		plain, err = tx.ListConflicts(model.ListQuery{}) // every status: read column by column
+		plain, err = tx.ConflictList(model.ListQuery{}) // every status: read column by column
 		return err
 	})
 	if err != nil {

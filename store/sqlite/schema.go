@@ -329,7 +329,7 @@ var reviewCols = []string{"id", "type", "status", "unit_a", "unit_b", "descripti
 // that spells the expression the same way.
 var queueRow = packColumns(queueCols)
 
-// queueCols are a queue row's columns, in the order Tx.EachConflict scans
+// queueCols are a queue row's columns, in the order Tx.ConflictEach scans
 // them: the conflict's, its units' authors, its ballot counts, its route.
 var queueCols = append(slices.Clone(reviewCols), "owner", "routed_at", "deadline", "fallback", "reminded")
 

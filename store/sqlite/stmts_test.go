@@ -34,12 +34,12 @@ func TestConcurrentReadersOfNewQueriesAllFinish(t *testing.T) {
 			<-start
 			words := strings.TrimSpace(strings.Repeat("word ", i+1)) // i+1 words: a query of its own
 			errs <- st.Read(ctx, func(tx store.Tx) error {
-				_, err := tx.ListConflicts(model.ListQuery{Search: words, Limit: 10})
+				_, err := tx.ConflictList(model.ListQuery{Search: words, Limit: 10})
 				time.Sleep(20 * time.Millisecond) // hold the connection while the others arrive
 				if err != nil {
 					return err
 				}
-				_, err = tx.ListConflicts(model.ListQuery{Search: words + " more", Limit: 10})
+				_, err = tx.ConflictList(model.ListQuery{Search: words + " more", Limit: 10})
 				return err
 			})
 		}()

@@ -132,17 +132,17 @@ func (t *Tx) Epoch() (int64, error) {
 	return e, err
 }
 
-// Tick advances the clock by one and returns the new epoch. Every write
+// EpochTick advances the clock by one and returns the new epoch. Every write
 // ticks once.
-func (t *Tx) Tick() (int64, error) {
+func (t *Tx) EpochTick() (int64, error) {
 	var e int64
 	err := t.row("UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch").Scan(&e)
 	return e, err
 }
 
-// Witness applies the Lamport receive rule for an epoch seen in a message:
+// EpochWitness applies the Lamport receive rule for an epoch seen in a message:
 // the clock becomes max(local, received) + 1.
-func (t *Tx) Witness(received int64) (int64, error) {
+func (t *Tx) EpochWitness(received int64) (int64, error) {
 	var e int64
 	err := t.row("UPDATE clock SET epoch = max(epoch, ?) + 1 WHERE id = 1 RETURNING epoch", received).Scan(&e)
 	return e, err

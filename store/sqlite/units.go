@@ -56,9 +56,9 @@ func (t *Tx) UnitExists(id string) (bool, error) {
 
 const unitExistsSQL = `SELECT count(*) FROM units WHERE id = ?`
 
-// InsertUnit stores u with its relations. An empty u.ID gets the next
+// UnitInsert stores u with its relations. An empty u.ID gets the next
 // "mem-NNN" id; the id used is returned.
-func (t *Tx) InsertUnit(u model.Unit) (string, error) {
+func (t *Tx) UnitInsert(u model.Unit) (string, error) {
 	var seq any
 	if u.ID == "" {
 		s, id, err := t.nextID("units", "mem")
@@ -100,8 +100,8 @@ func unitArgs(seq any, u model.Unit) []any {
 		fmtTime(u.Source.Timestamp), string(u.Status), u.Epoch}
 }
 
-// SetUnitStatus changes a unit's status.
-func (t *Tx) SetUnitStatus(id string, s model.UnitStatus) error {
+// UnitSetStatus changes a unit's status.
+func (t *Tx) UnitSetStatus(id string, s model.UnitStatus) error {
 	res, err := t.exec(setUnitStatusSQL, string(s), id)
 	if err != nil {
 		return err
@@ -163,8 +163,8 @@ func (t *Tx) strings(query string, args ...any) ([]string, error) {
 	return out, rows.Err()
 }
 
-// CountUnits counts the units in any of the statuses (all units if none).
-func (t *Tx) CountUnits(statuses ...model.UnitStatus) (int64, error) {
+// UnitCount counts the units in any of the statuses (all units if none).
+func (t *Tx) UnitCount(statuses ...model.UnitStatus) (int64, error) {
 	q := `SELECT count(*) FROM units`
 	args := []any{}
 	if len(statuses) > 0 {

@@ -9,7 +9,7 @@ import (
 	"arbiter/store"
 )
 
-// A route's reminder and deadline come out of DueConflicts when their
+// A route's reminder and deadline come out of ConflictsDue when their
 // time comes, until what they ask for is done; counting a reminder keeps
 // the conflict's version.
 func testDue(t *testing.T, e Engine) {
@@ -18,9 +18,9 @@ func testDue(t *testing.T, e Engine) {
 	deadline := t0.Add(10 * time.Hour)
 	var id string
 	write(t, st, func(tx store.Tx) (err error) {
-		tx.InsertUnit(unit("u1", 1))
-		tx.InsertUnit(unit("u2", 2))
-		id, err = tx.InsertConflict(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
+		tx.UnitInsert(unit("u1", 1))
+		tx.UnitInsert(unit("u2", 2))
+		id, err = tx.ConflictInsert(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
 			UnitA: "u1", UnitB: "u2", DetectedBy: model.DetectedExplicit, Epoch: 2})
 		if err != nil {
 			return err
@@ -32,13 +32,13 @@ func testDue(t *testing.T, e Engine) {
 		c.Status = model.StatusEscalated
 		c.Escalation = &model.Escalation{By: "a1", Reason: "why", Epoch: 3, At: t0}
 		c.Route = &model.Route{Owner: "priya", Since: t0, Deadline: &deadline}
-		return tx.UpdateConflict(c, 1)
+		return tx.ConflictUpdate(c, 1)
 	})
 	due := func(at time.Duration) []string {
 		t.Helper()
 		var out []string
 		read(t, st, func(tx store.Tx) error {
-			cs, err := tx.DueConflicts(t0.Add(at))
+			cs, err := tx.ConflictsDue(t0.Add(at))
 			for _, c := range cs {
 				out = append(out, c.ID)
 			}
@@ -52,8 +52,8 @@ func testDue(t *testing.T, e Engine) {
 	if got := due(8 * time.Hour); len(got) != 1 || got[0] != id {
 		t.Fatalf("at a fifth left: %v, want %s", got, id)
 	}
-	write(t, st, func(tx store.Tx) error { return tx.SetReminded(id, 0, 1) })
-	if err := st.Write(context.Background(), func(tx store.Tx) error { return tx.SetReminded(id, 0, 1) }); !store.IsStale(err) {
+	write(t, st, func(tx store.Tx) error { return tx.ConflictSetReminded(id, 0, 1) })
+	if err := st.Write(context.Background(), func(tx store.Tx) error { return tx.ConflictSetReminded(id, 0, 1) }); !store.IsStale(err) {
 		t.Fatalf("a second reminder from 0: %v, want ErrStale", err)
 	}
 	if got := due(9 * time.Hour); len(got) != 0 {
@@ -62,7 +62,7 @@ func testDue(t *testing.T, e Engine) {
 	if got := due(10 * time.Hour); len(got) != 1 {
 		t.Fatalf("at the deadline: %v", got)
 	}
-	write(t, st, func(tx store.Tx) error { return tx.SetReminded(id, 1, 2) })
+	write(t, st, func(tx store.Tx) error { return tx.ConflictSetReminded(id, 1, 2) })
 	if got := due(100 * time.Hour); len(got) != 0 {
 		t.Fatalf("overdue and told, still due: %v", got)
 	}

@@ -25,7 +25,7 @@ func testInbox(t *testing.T, e Engine) {
 			if i == 3 {
 				n.ConflictID, n.MemoryUnitID = nil, model.Ptr("u1")
 			}
-			id, err := tx.Notify(n)
+			id, err := tx.NotificationInsert(n)
 			if err != nil {
 				return err
 			}
@@ -73,7 +73,7 @@ func testEvents(t *testing.T, e Engine) {
 			{Epoch: 5, Operation: "VOTE", AgentID: "a1", ConflictID: &c, Payload: json.RawMessage(`{"choice":"A"}`), At: at},
 			{Epoch: 6, Operation: "REGISTER", AgentID: "a2", At: at},
 		} {
-			if _, err := tx.AppendEvent(ev); err != nil {
+			if _, err := tx.EventAppend(ev); err != nil {
 				return err
 			}
 		}
@@ -89,15 +89,15 @@ func testEvents(t *testing.T, e Engine) {
 			t.Fatalf("events of c1: %+v", evs)
 		}
 		var ops []string
-		if err := tx.EachDecision(func(ev model.Event) error { ops = append(ops, ev.Operation); return nil }); err != nil {
+		if err := tx.DecisionEach(func(ev model.Event) error { ops = append(ops, ev.Operation); return nil }); err != nil {
 			return err
 		}
 		if !reflect.DeepEqual(ops, []string{"MERGE", "VOTE"}) {
 			t.Fatalf("decisions %v, want MERGE and VOTE", ops)
 		}
 		stop := errors.New("stop")
-		if err := tx.EachDecision(func(model.Event) error { return stop }); !errors.Is(err, stop) {
-			t.Fatalf("EachDecision's callback error: %v", err)
+		if err := tx.DecisionEach(func(model.Event) error { return stop }); !errors.Is(err, stop) {
+			t.Fatalf("DecisionEach's callback error: %v", err)
 		}
 		for _, tc := range []struct {
 			conflict, message string
@@ -114,7 +114,7 @@ func testEvents(t *testing.T, e Engine) {
 func testAppendOnly(t *testing.T, e Engine) {
 	st, name := field(t, e)
 	write(t, st, func(tx store.Tx) error {
-		_, err := tx.AppendEvent(model.Event{Epoch: 1, Operation: "NOTE", AgentID: "a1", At: now()})
+		_, err := tx.EventAppend(model.Event{Epoch: 1, Operation: "NOTE", AgentID: "a1", At: now()})
 		return err
 	})
 	for _, sql := range []string{`UPDATE events SET operation = 'FORGED'`, `DELETE FROM events`} {
@@ -124,7 +124,7 @@ func testAppendOnly(t *testing.T, e Engine) {
 	}
 	read(t, st, func(tx store.Tx) error {
 		n := 0
-		err := tx.EachEvent(func(ev model.Event) error {
+		err := tx.EventEach(func(ev model.Event) error {
 			n++
 			if ev.Operation != "NOTE" {
 				t.Errorf("the log holds %s", ev.Operation)
@@ -142,10 +142,10 @@ func testAppendOnly(t *testing.T, e Engine) {
 func testSchemaChecks(t *testing.T, e Engine) {
 	st, name := field(t, e)
 	write(t, st, func(tx store.Tx) error {
-		if _, err := tx.InsertUnit(unit("u1", 1)); err != nil {
+		if _, err := tx.UnitInsert(unit("u1", 1)); err != nil {
 			return err
 		}
-		_, err := tx.InsertUnit(unit("u2", 2))
+		_, err := tx.UnitInsert(unit("u2", 2))
 		return err
 	})
 	for _, tc := range []struct{ name, sql string }{
@@ -182,25 +182,25 @@ func testImportHelpers(t *testing.T, e Engine) {
 		d := unit("draft-1", 1)
 		d.Mode, d.Status = model.ModeDraft, model.UnitDraft
 		for _, u := range []model.Unit{d, unit("x", 2)} {
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
 		// An imported unit of arbiter's id form, stored at another seq.
-		if _, err := tx.InsertUnit(unit("mem-007", 3)); err != nil {
+		if _, err := tx.UnitInsert(unit("mem-007", 3)); err != nil {
 			return err
 		}
-		if err := tx.AlignSeq("mem-007"); err != nil {
+		if err := tx.UnitSeqAlign("mem-007"); err != nil {
 			return err
 		}
-		if err := tx.AlignSeq("x"); err != nil {
+		if err := tx.UnitSeqAlign("x"); err != nil {
 			return err
 		}
-		if err := tx.CommitUnit("draft-1"); err != nil {
+		if err := tx.UnitCommit("draft-1"); err != nil {
 			return err
 		}
-		if err := tx.CommitUnit("nope"); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("CommitUnit(nope): %v, want ErrNotFound", err)
+		if err := tx.UnitCommit("nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("UnitCommit(nope): %v, want ErrNotFound", err)
 		}
 		return nil
 	})
@@ -213,7 +213,7 @@ func testImportHelpers(t *testing.T, e Engine) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("standings %+v, want %+v", got, want)
 		}
-		if n, _ := tx.NextUnitSeq(); n != 8 {
+		if n, _ := tx.UnitSeqNext(); n != 8 {
 			t.Errorf("after aligning mem-007 the next unit seq is %d, want 8", n)
 		}
 		return err
@@ -258,7 +258,7 @@ func testBulk(t *testing.T, e Engine) {
 		if err := b.Close(); err != nil {
 			return err
 		}
-		_, err = tx.Witness(6)
+		_, err = tx.EpochWitness(6)
 		return err
 	})
 	read(t, st, func(tx store.Tx) error {
@@ -269,21 +269,21 @@ func testBulk(t *testing.T, e Engine) {
 		if got.Status != model.StatusPendingVote || got.Version != 2 || got.VoteOpened == nil {
 			t.Errorf("the bulk conflict after its decision: %+v", got)
 		}
-		rows, err := tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
+		rows, err := tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses})
 		if len(rows) != 1 || rows[0].Tally == nil || rows[0].Tally.ForB != 1 || rows[0].AgentA != "a1" {
 			t.Errorf("the queue after the bulk: %+v (%v)", rows, err)
 		}
-		if n, _ := tx.NextUnitSeq(); n != 12 {
+		if n, _ := tx.UnitSeqNext(); n != 12 {
 			t.Errorf("next unit seq %d, want 12", n)
 		}
 		return err
 	})
 	var nid, eid int64
 	write(t, st, func(tx store.Tx) (err error) {
-		if nid, err = tx.Notify(model.Notification{AgentID: "a1", Event: "e", Epoch: 8, Summary: "s", CreatedAt: at}); err != nil {
+		if nid, err = tx.NotificationInsert(model.Notification{AgentID: "a1", Event: "e", Epoch: 8, Summary: "s", CreatedAt: at}); err != nil {
 			return err
 		}
-		eid, err = tx.AppendEvent(model.Event{Epoch: 8, Operation: "NOTE", AgentID: "a1", At: at})
+		eid, err = tx.EventAppend(model.Event{Epoch: 8, Operation: "NOTE", AgentID: "a1", At: at})
 		return err
 	})
 	if nid != 41 || eid != 51 {
@@ -311,25 +311,25 @@ func testEach(t *testing.T, e Engine) {
 	pair(t, st, model.StatusPendingVote)
 	at := now()
 	write(t, st, func(tx store.Tx) error {
-		if _, err := tx.InsertUnit(unit("u3", 3, model.Relation{Type: model.RelSupports, TargetID: "u1", Description: "yes"},
+		if _, err := tx.UnitInsert(unit("u3", 3, model.Relation{Type: model.RelSupports, TargetID: "u1", Description: "yes"},
 			model.Relation{Type: model.RelInforms, TargetID: "u2"})); err != nil {
 			return err
 		}
 		for _, v := range []string{"a2", "a1"} {
-			if err := tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: v, Choice: "u1", Rationale: "r", Epoch: 4, CastAt: at}); err != nil {
+			if err := tx.BallotPut(model.Ballot{ConflictID: "c1", VoterID: v, Choice: "u1", Rationale: "r", Epoch: 4, CastAt: at}); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.Notify(model.Notification{AgentID: "a1", Event: "e", Epoch: 4, RelevanceScore: 1, Summary: "s", CreatedAt: at}); err != nil {
+		if _, err := tx.NotificationInsert(model.Notification{AgentID: "a1", Event: "e", Epoch: 4, RelevanceScore: 1, Summary: "s", CreatedAt: at}); err != nil {
 			return err
 		}
-		_, err := tx.AppendEvent(model.Event{Epoch: 4, Operation: "VOTE", AgentID: "a1", ConflictID: model.Ptr("c1"), At: at})
+		_, err := tx.EventAppend(model.Event{Epoch: 4, Operation: "VOTE", AgentID: "a1", ConflictID: model.Ptr("c1"), At: at})
 		return err
 	})
 	read(t, st, func(tx store.Tx) error {
 		var seqs []int64
 		var rels int
-		if err := tx.EachUnit(func(seq int64, u model.Unit) error {
+		if err := tx.UnitEach(func(seq int64, u model.Unit) error {
 			seqs = append(seqs, seq)
 			rels += len(u.Relations)
 			if u.ID == "u3" && (len(u.Relations) != 2 || u.Relations[0].Type != model.RelInforms || u.Relations[1].Description != "yes") {
@@ -343,21 +343,21 @@ func testEach(t *testing.T, e Engine) {
 			t.Errorf("units by seq %v with %d relations", seqs, rels)
 		}
 		var voters []string
-		if err := tx.EachBallot(func(b model.Ballot) error { voters = append(voters, b.VoterID); return nil }); err != nil {
+		if err := tx.BallotEach(func(b model.Ballot) error { voters = append(voters, b.VoterID); return nil }); err != nil {
 			return err
 		}
 		if !reflect.DeepEqual(voters, []string{"a1", "a2"}) {
 			t.Errorf("ballots by voter %v", voters)
 		}
 		var agents []int64
-		if err := tx.EachAgent(func(a model.Agent, epoch int64) error { agents = append(agents, epoch); return nil }); err != nil {
+		if err := tx.AgentEach(func(a model.Agent, epoch int64) error { agents = append(agents, epoch); return nil }); err != nil {
 			return err
 		}
 		if len(agents) != 2 || agents[0] != 1 {
 			t.Errorf("agents' epochs %v", agents)
 		}
 		n := 0
-		if err := tx.EachStoredConflict(func(seq int64, c model.Conflict) error {
+		if err := tx.ConflictEachStored(func(seq int64, c model.Conflict) error {
 			n++
 			if seq != 1 || c.ID != "c1" {
 				t.Errorf("conflict %d %s", seq, c.ID)
@@ -377,7 +377,7 @@ func testEach(t *testing.T, e Engine) {
 	})
 	var before, after store.Summary
 	read(t, st, func(tx store.Tx) (err error) { before, err = store.Digest(tx); return err })
-	write(t, st, func(tx store.Tx) error { return tx.SetUnitStatus("u3", model.UnitRetracted) })
+	write(t, st, func(tx store.Tx) error { return tx.UnitSetStatus("u3", model.UnitRetracted) })
 	read(t, st, func(tx store.Tx) (err error) { after, err = store.Digest(tx); return err })
 	if before.SHA256 == after.SHA256 {
 		t.Error("retracting a unit left the digest as it was")
@@ -395,13 +395,13 @@ func testChanged(t *testing.T, e Engine) {
 		t.Fatal(err)
 	}
 	other.Write(ctx, func(tx store.Tx) error {
-		tx.Tick()
+		tx.EpochTick()
 		return errors.New("changed my mind")
 	})
 	if v, err := st.Changed(ctx); err != nil || v != v0 {
 		t.Errorf("after another's rollback Changed is %d (%v), was %d", v, err, v0)
 	}
-	write(t, other, func(tx store.Tx) error { _, err := tx.Tick(); return err })
+	write(t, other, func(tx store.Tx) error { _, err := tx.EpochTick(); return err })
 	v1, err := st.Changed(ctx)
 	if err != nil || v1 == v0 {
 		t.Fatalf("after another's commit Changed is %d (%v), was %d", v1, err, v0)
@@ -418,7 +418,7 @@ func testChanged(t *testing.T, e Engine) {
 		got <- v
 	}()
 	time.Sleep(50 * time.Millisecond)
-	write(t, other, func(tx store.Tx) error { _, err := tx.Tick(); return err })
+	write(t, other, func(tx store.Tx) error { _, err := tx.EpochTick(); return err })
 	if v := <-got; v == v1 {
 		t.Fatalf("WaitChange returned %d, the number it was given, after another's commit", v)
 	}

@@ -37,7 +37,7 @@ func queueField(t *testing.T, e Engine) store.Field {
 				a.Content = "Le résumé dit: **latence** élevée"
 			}
 			for _, u := range []model.Unit{a, b} {
-				if _, err := tx.InsertUnit(u); err != nil {
+				if _, err := tx.UnitInsert(u); err != nil {
 					return err
 				}
 			}
@@ -49,7 +49,7 @@ func queueField(t *testing.T, e Engine) store.Field {
 			if s.status == model.StatusEscalated {
 				c.Escalation = &model.Escalation{By: "a1", Reason: "people", Epoch: 15, At: now()}
 			}
-			if _, err := tx.InsertConflict(c); err != nil {
+			if _, err := tx.ConflictInsert(c); err != nil {
 				return err
 			}
 		}
@@ -69,7 +69,7 @@ func ids(rows []model.ConflictSummary) []string {
 func list(t *testing.T, st store.Field, q model.ListQuery) []string {
 	t.Helper()
 	var rows []model.ConflictSummary
-	read(t, st, func(tx store.Tx) (err error) { rows, err = tx.ListConflicts(q); return err })
+	read(t, st, func(tx store.Tx) (err error) { rows, err = tx.ConflictList(q); return err })
 	return ids(rows)
 }
 
@@ -95,7 +95,7 @@ func testList(t *testing.T, e Engine) {
 	}
 	var rows []model.ConflictSummary
 	read(t, st, func(tx store.Tx) (err error) {
-		rows, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
+		rows, err = tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses})
 		return err
 	})
 	for _, r := range rows {
@@ -106,16 +106,16 @@ func testList(t *testing.T, e Engine) {
 			t.Errorf("%s (%s) has tally %+v", r.ID, r.Status, r.Tally)
 		}
 	}
-	// EachConflict yields what ListConflicts returns, and stops on error.
+	// ConflictEach yields what ConflictList returns, and stops on error.
 	var each []string
 	read(t, st, func(tx store.Tx) error {
-		return tx.EachConflict(model.ListQuery{}, func(s model.ConflictSummary) error {
+		return tx.ConflictEach(model.ListQuery{}, func(s model.ConflictSummary) error {
 			each = append(each, s.ID)
 			return nil
 		})
 	})
 	if !slices.Equal(each, []string{"c1", "c2", "c3", "c4", "c5"}) {
-		t.Errorf("EachConflict: %v", each)
+		t.Errorf("ConflictEach: %v", each)
 	}
 }
 
@@ -164,7 +164,7 @@ func testQueueRowFollowsBallots(t *testing.T, e Engine) {
 		t.Helper()
 		var rows []model.ConflictSummary
 		read(t, st, func(tx store.Tx) (err error) {
-			rows, err = tx.ListConflicts(model.ListQuery{Statuses: model.ReviewStatuses})
+			rows, err = tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses})
 			return err
 		})
 		if len(rows) != 1 || rows[0].ID != "c1" {
@@ -185,7 +185,7 @@ func testQueueRowFollowsBallots(t *testing.T, e Engine) {
 	ballot := func(voter, choice string) {
 		t.Helper()
 		write(t, st, func(tx store.Tx) error {
-			return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: voter, Choice: choice, Rationale: "why", Epoch: 4, CastAt: now()})
+			return tx.BallotPut(model.Ballot{ConflictID: "c1", VoterID: voter, Choice: choice, Rationale: "why", Epoch: 4, CastAt: now()})
 		})
 	}
 	want(0, 0)
@@ -200,7 +200,7 @@ func testQueueRowFollowsBallots(t *testing.T, e Engine) {
 	want(0, 2)
 	exec(t, e, name, `DELETE FROM votes WHERE voter_id = 'a2'`)
 	want(0, 1)
-	write(t, st, func(tx store.Tx) error { return tx.ClearBallots("c1") })
+	write(t, st, func(tx store.Tx) error { return tx.BallotClear("c1") })
 	want(0, 0)
 }
 
@@ -212,7 +212,7 @@ func testCounts(t *testing.T, e Engine) {
 	check := func(when string, want map[model.ConflictStatus]int) {
 		t.Helper()
 		var got map[model.ConflictStatus]int
-		read(t, st, func(tx store.Tx) (err error) { got, err = tx.CountConflicts(); return err })
+		read(t, st, func(tx store.Tx) (err error) { got, err = tx.ConflictCount(); return err })
 		full := map[model.ConflictStatus]int{}
 		for _, s := range model.ConflictStatuses {
 			full[s] = want[s]

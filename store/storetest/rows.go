@@ -23,10 +23,10 @@ func testClock(t *testing.T, e Engine) {
 			do   func() (int64, error)
 			want int64
 		}{
-			{tx.Tick, base + 1},
-			{tx.Tick, base + 2},
-			{func() (int64, error) { return tx.Witness(base + 10) }, base + 11}, // max(local, 10) + 1
-			{func() (int64, error) { return tx.Witness(3) }, base + 12},         // max(local, 3) + 1
+			{tx.EpochTick, base + 1},
+			{tx.EpochTick, base + 2},
+			{func() (int64, error) { return tx.EpochWitness(base + 10) }, base + 11}, // max(local, 10) + 1
+			{func() (int64, error) { return tx.EpochWitness(3) }, base + 12},         // max(local, 3) + 1
 		} {
 			got, err := step.do()
 			if err != nil || got != step.want {
@@ -48,13 +48,13 @@ func testIDs(t *testing.T, e Engine) {
 	var ids []string
 	write(t, st, func(tx store.Tx) error {
 		for _, id := range []string{"", "", "ext-01HZX", ""} {
-			got, err := tx.InsertUnit(unit(id, 1))
+			got, err := tx.UnitInsert(unit(id, 1))
 			if err != nil {
 				return err
 			}
 			ids = append(ids, got)
 		}
-		c, err := tx.InsertConflict(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
+		c, err := tx.ConflictInsert(model.Conflict{Type: model.ConflictFactual, Status: model.StatusDetected,
 			UnitA: ids[0], UnitB: ids[1], DetectedBy: model.DetectedExplicit, DetectedAt: now(), Epoch: 1})
 		ids = append(ids, c)
 		return err
@@ -64,7 +64,7 @@ func testIDs(t *testing.T, e Engine) {
 		t.Fatalf("ids %q, want %q", ids, want)
 	}
 	read(t, st, func(tx store.Tx) error {
-		if n, err := tx.NextUnitSeq(); err != nil || n != 5 {
+		if n, err := tx.UnitSeqNext(); err != nil || n != 5 {
 			t.Fatalf("next unit seq %d (%v), want 5", n, err)
 		}
 		return nil
@@ -82,12 +82,12 @@ func testStale(t *testing.T, e Engine) {
 	esc := c
 	esc.Status = model.StatusEscalated
 	esc.Escalation = &model.Escalation{By: "a1", Reason: "why", Epoch: 3, At: now()}
-	write(t, st, func(tx store.Tx) error { return tx.UpdateConflict(esc, 1) })
+	write(t, st, func(tx store.Tx) error { return tx.ConflictUpdate(esc, 1) })
 
 	dismissed := c
 	dismissed.Status = model.StatusResolved
 	dismissed.Resolution = &model.Resolution{Strategy: model.Dismiss, Rationale: "r", ResolvedBy: "a1", EpochResolved: 4, ResolvedAt: now()}
-	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.UpdateConflict(dismissed, 1) })
+	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.ConflictUpdate(dismissed, 1) })
 	if !store.IsStale(err) {
 		t.Fatalf("update at an old version: %v, want ErrStale", err)
 	}
@@ -127,7 +127,7 @@ func testRacingUpdates(t *testing.T, e Engine) {
 				if c.Version != 1 {
 					return store.ErrStale // the other decided first; a rule would refuse
 				}
-				epoch, err := tx.Tick()
+				epoch, err := tx.EpochTick()
 				if err != nil {
 					return err
 				}
@@ -135,7 +135,7 @@ func testRacingUpdates(t *testing.T, e Engine) {
 				c.Status = model.StatusResolved
 				c.Resolution = &model.Resolution{Strategy: model.Dismiss, Rationale: "writer", ResolvedBy: []string{"a1", "a2"}[i],
 					EpochResolved: epoch, ResolvedAt: now()}
-				return tx.UpdateConflict(c, 1)
+				return tx.ConflictUpdate(c, 1)
 			})
 		})
 	}
@@ -174,20 +174,20 @@ func testRollback(t *testing.T, e Engine) {
 	read(t, st, func(tx store.Tx) (err error) { before, err = store.Digest(tx); return err })
 	boom := errors.New("refused half way")
 	err := st.Write(context.Background(), func(tx store.Tx) error {
-		epoch, err := tx.Tick()
+		epoch, err := tx.EpochTick()
 		if err != nil {
 			return err
 		}
-		if _, err := tx.InsertUnit(unit("", epoch)); err != nil {
+		if _, err := tx.UnitInsert(unit("", epoch)); err != nil {
 			return err
 		}
-		if err := tx.SetUnitStatus("u1", model.UnitSuperseded); err != nil {
+		if err := tx.UnitSetStatus("u1", model.UnitSuperseded); err != nil {
 			return err
 		}
-		if _, err := tx.Notify(model.Notification{AgentID: "a1", Event: "x", Epoch: epoch, Summary: "s", CreatedAt: now()}); err != nil {
+		if _, err := tx.NotificationInsert(model.Notification{AgentID: "a1", Event: "x", Epoch: epoch, Summary: "s", CreatedAt: now()}); err != nil {
 			return err
 		}
-		if _, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()}); err != nil {
+		if _, err := tx.EventAppend(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()}); err != nil {
 			return err
 		}
 		return boom
@@ -208,7 +208,7 @@ func testReadOnly(t *testing.T, e Engine) {
 	if !ro.ReadOnly() {
 		t.Fatal("a field opened read-only says it is not")
 	}
-	err := ro.Write(context.Background(), func(tx store.Tx) error { _, err := tx.Tick(); return err })
+	err := ro.Write(context.Background(), func(tx store.Tx) error { _, err := tx.EpochTick(); return err })
 	if !model.HasCode(err, model.CodeReadOnly) {
 		t.Fatalf("a write to a read-only field: %v, want READ_ONLY", err)
 	}
@@ -236,7 +236,7 @@ func testUnitsRoundTrip(t *testing.T, e Engine) {
 	bare.Confidence = model.Confidence{}
 	write(t, st, func(tx store.Tx) error {
 		for _, u := range []model.Unit{unit("t1", 1), unit("t2", 1), want, bare} {
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
@@ -267,9 +267,9 @@ func testUnitsRoundTrip(t *testing.T, e Engine) {
 		}
 		return nil
 	})
-	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.SetUnitStatus("nope", model.UnitActive) })
+	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.UnitSetStatus("nope", model.UnitActive) })
 	if !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("SetUnitStatus(nope): %v, want ErrNotFound", err)
+		t.Errorf("UnitSetStatus(nope): %v, want ErrNotFound", err)
 	}
 }
 
@@ -277,22 +277,22 @@ func testSupporters(t *testing.T, e Engine) {
 	st, _ := field(t, e)
 	supports := model.Relation{Type: model.RelSupports, TargetID: "t"}
 	write(t, st, func(tx store.Tx) error {
-		tx.InsertUnit(unit("t", 1))
+		tx.UnitInsert(unit("t", 1))
 		for _, id := range []string{"s1", "s2", "s3", "s4"} {
-			if _, err := tx.InsertUnit(unit(id, 2, supports)); err != nil {
+			if _, err := tx.UnitInsert(unit(id, 2, supports)); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.InsertUnit(unit("e1", 3, model.Relation{Type: model.RelElaborates, TargetID: "t"})); err != nil {
+		if _, err := tx.UnitInsert(unit("e1", 3, model.Relation{Type: model.RelElaborates, TargetID: "t"})); err != nil {
 			return err
 		}
-		if err := tx.SetUnitStatus("s2", model.UnitSuperseded); err != nil {
+		if err := tx.UnitSetStatus("s2", model.UnitSuperseded); err != nil {
 			return err
 		}
-		if err := tx.SetUnitStatus("s3", model.UnitRetracted); err != nil {
+		if err := tx.UnitSetStatus("s3", model.UnitRetracted); err != nil {
 			return err
 		}
-		return tx.SetUnitStatus("s4", model.UnitContested)
+		return tx.UnitSetStatus("s4", model.UnitContested)
 	})
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Supporters("t")
@@ -314,7 +314,7 @@ func testRelations(t *testing.T, e Engine) {
 				model.Relation{Type: model.RelInforms, TargetID: "old", Description: "see"}),
 			unit("B", 3, model.Relation{Type: model.RelSupports, TargetID: "old"}),
 		} {
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
@@ -344,7 +344,7 @@ func testCountUnits(t *testing.T, e Engine) {
 		for i, s := range []model.UnitStatus{model.UnitActive, model.UnitActive, model.UnitContested, model.UnitSuperseded} {
 			u := unit("", int64(i+1))
 			u.Status = s
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
@@ -356,8 +356,8 @@ func testCountUnits(t *testing.T, e Engine) {
 			want     int64
 		}{{nil, 4}, {[]model.UnitStatus{model.UnitActive}, 2}, {[]model.UnitStatus{model.UnitContested, model.UnitSuperseded}, 2},
 			{[]model.UnitStatus{model.UnitRetracted}, 0}} {
-			if n, err := tx.CountUnits(tc.statuses...); n != tc.want || err != nil {
-				t.Errorf("CountUnits(%v) = %d (%v), want %d", tc.statuses, n, err, tc.want)
+			if n, err := tx.UnitCount(tc.statuses...); n != tc.want || err != nil {
+				t.Errorf("UnitCount(%v) = %d (%v), want %d", tc.statuses, n, err, tc.want)
 			}
 		}
 		return nil
@@ -369,7 +369,7 @@ func testAgents(t *testing.T, e Engine) {
 	at := now()
 	maya := model.Agent{ID: "maya", Role: "operator", Kind: model.KindHuman, Authority: 10, Status: model.AgentIdle,
 		RegisteredAt: at, DBRole: e.Role}
-	write(t, st, func(tx store.Tx) error { return tx.InsertAgent(maya, 9) })
+	write(t, st, func(tx store.Tx) error { return tx.AgentInsert(maya, 9) })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Agent("maya")
 		if !reflect.DeepEqual(got, maya) || err != nil {
@@ -398,7 +398,7 @@ func testPolicy(t *testing.T, e Engine) {
 		Recusal:        true, OperatorOverride: true,
 		Owners: map[model.ConflictType]string{model.ConflictStrategic: "maya"}, OwnersDecide: true,
 		EscalationTimeout: 4 * time.Hour, EscalationFallback: "escalate:raf", VoteMinBallots: 2}
-	write(t, st, func(tx store.Tx) error { return tx.SetPolicy(want) })
+	write(t, st, func(tx store.Tx) error { return tx.PolicySet(want) })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Policy()
 		if !reflect.DeepEqual(got, want) {
@@ -408,7 +408,7 @@ func testPolicy(t *testing.T, e Engine) {
 	})
 	// Replacing it drops the maps' old entries.
 	want.AuthorityRoles, want.Owners, want.VoterRoles = map[model.ConflictType]string{}, map[model.ConflictType]string{}, []string{}
-	write(t, st, func(tx store.Tx) error { return tx.SetPolicy(want) })
+	write(t, st, func(tx store.Tx) error { return tx.PolicySet(want) })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Policy()
 		if !reflect.DeepEqual(got, want) {
@@ -436,7 +436,7 @@ func testConflictRoundTrip(t *testing.T, e Engine) {
 		ReworkOf:   "c1",
 		Resolution: &model.Resolution{Strategy: model.ConfidenceWeighted, WinnerID: &winner, Rationale: "surer",
 			ResolvedBy: "a2", EpochResolved: 8, ResolvedAt: at.Add(4 * time.Second)}}
-	write(t, st, func(tx store.Tx) error { _, err := tx.InsertConflict(want); return err })
+	write(t, st, func(tx store.Tx) error { _, err := tx.ConflictInsert(want); return err })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Conflict("c2")
 		if !reflect.DeepEqual(got, want) || err != nil {
@@ -459,7 +459,7 @@ func testConflictRoundTrip(t *testing.T, e Engine) {
 	changed.Status, changed.Escalation, changed.Route, changed.Proposal, changed.Rework = model.StatusEscalated,
 		&model.Escalation{By: "a2", Reason: "again", Epoch: 9, At: at}, nil, nil, nil
 	changed.Resolution = nil
-	write(t, st, func(tx store.Tx) error { return tx.UpdateConflict(changed, 1) })
+	write(t, st, func(tx store.Tx) error { return tx.ConflictUpdate(changed, 1) })
 	changed.Version = 2
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Conflict("c2")
@@ -475,10 +475,10 @@ func testBallots(t *testing.T, e Engine) {
 	pair(t, st, model.StatusPendingVote)
 	at := now()
 	write(t, st, func(tx store.Tx) error {
-		if err := tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a1", Choice: "u1", Rationale: "first", Epoch: 3, CastAt: at}); err != nil {
+		if err := tx.BallotPut(model.Ballot{ConflictID: "c1", VoterID: "a1", Choice: "u1", Rationale: "first", Epoch: 3, CastAt: at}); err != nil {
 			return err
 		}
-		return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a1", Choice: "u2", Rationale: "second", Epoch: 4, CastAt: at})
+		return tx.BallotPut(model.Ballot{ConflictID: "c1", VoterID: "a1", Choice: "u2", Rationale: "second", Epoch: 4, CastAt: at})
 	})
 	read(t, st, func(tx store.Tx) error {
 		b, err := tx.Ballots("c1")
@@ -488,7 +488,7 @@ func testBallots(t *testing.T, e Engine) {
 		}
 		return err
 	})
-	write(t, st, func(tx store.Tx) error { return tx.ClearBallots("c1") })
+	write(t, st, func(tx store.Tx) error { return tx.BallotClear("c1") })
 	read(t, st, func(tx store.Tx) error {
 		b, err := tx.Ballots("c1")
 		if len(b) != 0 || b == nil {
@@ -502,14 +502,14 @@ func testVotedOn(t *testing.T, e Engine) {
 	st, _ := field(t, e)
 	pair(t, st, model.StatusPendingVote)
 	write(t, st, func(tx store.Tx) error {
-		return tx.PutBallot(model.Ballot{ConflictID: "c1", VoterID: "a2", Choice: "u1", Rationale: "r", Epoch: 4, CastAt: now()})
+		return tx.BallotPut(model.Ballot{ConflictID: "c1", VoterID: "a2", Choice: "u1", Rationale: "r", Epoch: 4, CastAt: now()})
 	})
 	read(t, st, func(tx store.Tx) error {
-		got, err := tx.VotedOn("a2")
+		got, err := tx.BallotsOfVoter("a2")
 		if !reflect.DeepEqual(got, map[string]bool{"c1": true}) {
 			t.Errorf("a2 voted on %v, want c1", got)
 		}
-		if got, _ := tx.VotedOn("a1"); len(got) != 0 {
+		if got, _ := tx.BallotsOfVoter("a1"); len(got) != 0 {
 			t.Errorf("a1 voted on %v, want none", got)
 		}
 		return err
@@ -521,7 +521,7 @@ func testVotedOn(t *testing.T, e Engine) {
 // twice, and ids follow the order the writes ticked the clock in.
 func testConcurrentIDs(t *testing.T, e Engine) {
 	st, name := field(t, e)
-	write(t, st, func(tx store.Tx) error { _, err := tx.InsertUnit(unit("mem-001", 1)); return err })
+	write(t, st, func(tx store.Tx) error { _, err := tx.UnitInsert(unit("mem-001", 1)); return err })
 	const writers, each = 4, 15
 	type got struct{ epoch, note, event int64 }
 	results := make(chan got, writers*each)
@@ -536,18 +536,18 @@ func testConcurrentIDs(t *testing.T, e Engine) {
 							return err
 						}
 					}
-					epoch, err := tx.Tick()
+					epoch, err := tx.EpochTick()
 					if err != nil {
 						return err
 					}
-					if _, err := tx.InsertUnit(unit("", epoch)); err != nil {
+					if _, err := tx.UnitInsert(unit("", epoch)); err != nil {
 						return err
 					}
-					n, err := tx.Notify(model.Notification{AgentID: "a1", Event: "e", Epoch: epoch, Summary: fmt.Sprint(w), CreatedAt: now()})
+					n, err := tx.NotificationInsert(model.Notification{AgentID: "a1", Event: "e", Epoch: epoch, Summary: fmt.Sprint(w), CreatedAt: now()})
 					if err != nil {
 						return err
 					}
-					ev, err := tx.AppendEvent(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()})
+					ev, err := tx.EventAppend(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()})
 					results <- got{epoch, n, ev}
 					return err
 				})
@@ -571,7 +571,7 @@ func testConcurrentIDs(t *testing.T, e Engine) {
 		}
 	}
 	read(t, st, func(tx store.Tx) error {
-		n, err := tx.CountUnits()
+		n, err := tx.UnitCount()
 		if n != writers*each+1 {
 			t.Errorf("%d units, want %d", n, writers*each+1)
 		}

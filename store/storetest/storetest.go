@@ -76,11 +76,11 @@ func field(t *testing.T, e Engine) (store.Field, string) {
 	t.Helper()
 	st, name := e.Create(t, model.DefaultPolicy())
 	write(t, st, func(tx store.Tx) error {
-		if err := tx.InsertAgent(model.Agent{ID: "a1", Role: "r", Kind: model.KindAgent, Authority: 6,
+		if err := tx.AgentInsert(model.Agent{ID: "a1", Role: "r", Kind: model.KindAgent, Authority: 6,
 			Status: model.AgentIdle, RegisteredAt: now()}, 1); err != nil {
 			return err
 		}
-		return tx.InsertAgent(model.Agent{ID: "a2", Role: "r2", Kind: model.KindHuman, Authority: 6,
+		return tx.AgentInsert(model.Agent{ID: "a2", Role: "r2", Kind: model.KindHuman, Authority: 6,
 			Status: model.AgentIdle, RegisteredAt: now()}, 1)
 	})
 	return st, name
@@ -128,11 +128,11 @@ func pair(t *testing.T, st store.Field, s model.ConflictStatus) {
 		u1, u2 := unit("u1", 1), unit("u2", 2)
 		u2.Source.AgentID, u2.Source.AgentRole = "a2", "r2"
 		for _, u := range []model.Unit{u1, u2} {
-			if _, err := tx.InsertUnit(u); err != nil {
+			if _, err := tx.UnitInsert(u); err != nil {
 				return err
 			}
 		}
-		_, err := tx.InsertConflict(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: s,
+		_, err := tx.ConflictInsert(model.Conflict{ID: "c1", Type: model.ConflictFactual, Status: s,
 			UnitA: "u1", UnitB: "u2", DetectedBy: model.DetectedExplicit, DetectedAt: now(), Epoch: 3})
 		return err
 	})
