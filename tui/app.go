@@ -262,7 +262,7 @@ func (m *Model) say(s string) tea.Cmd {
 	m.flashID++
 	m.flash = s
 	id := m.flashID
-	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashClearMsg{id: id} })
+	return m.after(4*time.Second, flashClearMsg{id: id})
 }
 
 // plainError turns an error into one plain sentence for a person, safe to

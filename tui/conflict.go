@@ -186,7 +186,7 @@ func (v *conflictView) scroll(fn func(*scroller)) {
 // open shows a conflict; its panes fill as the field answers.
 func (m *Model) open(id string) tea.Cmd {
 	if m.conflict.id != id {
-		c := m.hold(id)
+		c := m.openState(id)
 		c.loaded, c.notice = false, "" // what changed while away is not news
 		m.conflict = newConflictView(c)
 	}

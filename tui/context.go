@@ -21,6 +21,21 @@ type viewContext struct {
 	styles Styles
 }
 
+// after sends msg once d has passed, unless the session ended first.
+func (c viewContext) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	ctx := c.ctx
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			return msg
+		}
+	}
+}
+
 // Run shows the screen over svc until the person quits or ctx ends (a
 // closed session), with the program's options popts (its terminal).
 // Whatever the screen started stops when it returns.

@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"io"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,7 +42,6 @@ func until(cond func() bool) bool {
 func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
 	svc := &watchedField{Service: openService(t, demoField(t), false)}
 	in, keys := io.Pipe()
-	defer keys.Close()
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(context.Background(), svc, Options{Field: "field.db", Theme: "dark"},
@@ -63,4 +64,24 @@ func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
 	if !until(func() bool { return svc.waiting.Load() == 0 }) {
 		t.Fatalf("the screen ended and its watch on the field goes on (%d waiting)", svc.waiting.Load())
 	}
+	keys.Close() // the terminal goes, as a closed session's does
+	if !until(func() bool { return len(screenGoroutines()) == 0 }) {
+		t.Fatalf("the screen ended and left goroutines running:\n%s", strings.Join(screenGoroutines(), "\n\n"))
+	}
+}
+
+// screenGoroutines are the stacks of the goroutines, other than the
+// caller's and the tests' own, that run the screen's code or the
+// program's.
+func screenGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	stacks := strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n")
+	var out []string
+	for _, s := range stacks[1:] {
+		screen := strings.Contains(s, "arbiter/tui.") && !strings.Contains(s, "arbiter/tui.Test")
+		if screen || strings.Contains(s, "charm.land/bubbletea") {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -65,10 +65,10 @@ func describeConflict(c model.Conflict) string {
 	return "is now " + string(c.Status)
 }
 
-// hold makes conflict id the open one: the one the screen held already,
+// openState makes conflict id the open one: the one the screen held already,
 // with its drafts, or a new one. The conflict left is forgotten unless a
 // draft is kept on it.
-func (m *Model) hold(id string) *openConflict {
+func (m *Model) openState(id string) *openConflict {
 	if prev := m.conflict.openConflict; prev.id != id && prev.decide == nil && prev.vote == nil {
 		delete(m.held, prev.id)
 	}

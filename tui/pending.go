@@ -76,7 +76,7 @@ func (m *Model) holdPending(p *pending) tea.Cmd {
 
 func (m *Model) tickPending() tea.Cmd {
 	id, step := m.pending.id, min(time.Second, m.pending.left)
-	return tea.Tick(step, func(time.Time) tea.Msg { return pendingTickMsg{id: id, step: step} })
+	return m.after(step, pendingTickMsg{id: id, step: step})
 }
 
 func (m *Model) undoWindow() time.Duration {

@@ -598,7 +598,7 @@ func (m *Model) queueClick(msg tea.MouseClickMsg) tea.Cmd {
 		return m.open(q.rows[i].ID)
 	}
 	m.lastClick = click{row: i, n: n, armed: true}
-	return tea.Tick(doubleClick, func(time.Time) tea.Msg { return clickExpiredMsg{n: n} })
+	return m.after(doubleClick, clickExpiredMsg{n: n})
 }
 
 // clickExpired disarms the last click once a double click's time is

@@ -38,7 +38,7 @@ func (m *Model) sweepAfter(d time.Duration) tea.Cmd {
 	if !m.sweeps() {
 		return nil
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return sweepDueMsg{} })
+	return m.after(d, sweepDueMsg{})
 }
 
 // sweep sweeps the field now.

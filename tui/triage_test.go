@@ -12,6 +12,7 @@ import (
 
 	"arbiter/demo"
 	"arbiter/model"
+	"arbiter/review"
 )
 
 // The screen's defects a person met when triaging, each pinned.
@@ -54,16 +55,23 @@ func TestTheVoteFormsTallyFollowsOtherVoters(t *testing.T) {
 	}
 }
 
-// A change made elsewhere reaches both forms by the same rule: the form
-// shows the new state, keeps what was typed, says what changed, and asks
-// again before sending (the ballot followed silently, the decision form
-// kept the old state).
-func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
+// onConflict008 opens the demo field's conflict-008 as its operator.
+func onConflict008(t *testing.T) (*review.Service, *driver) {
+	t.Helper()
 	svc := openService(t, demoField(t), false)
 	s := start(t, svc, demo.Operator, 140, 40)
 	s.waitFor("▸ conflict-008")
 	s.keys("enter")
 	s.waitFor("A mem-023", "Rules:")
+	return svc, s
+}
+
+// A change made elsewhere reaches both forms by the same rule: the form
+// shows the new state, keeps what was typed, says what changed, and asks
+// again before sending (the ballot followed silently, the decision form
+// kept the old state).
+func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
+	svc, s := onConflict008(t)
 	s.keys("d")
 	s.waitFor("Decide conflict-008", "▍Strategy")
 	for i := 0; i < 4 && !strings.Contains(s.Frame(), "▍Rationale"); i++ {
@@ -92,11 +100,7 @@ func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
 // A person's own decision is not reported to them as a change made while
 // the conflict was on screen.
 func TestYourOwnDecisionIsNotReportedAsAChange(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 140, 40)
-	s.waitFor("▸ conflict-008")
-	s.keys("enter")
-	s.waitFor("A mem-023", "Rules:")
+	_, s := onConflict008(t)
 	s.keys("X")
 	s.waitFor("Dismiss conflict-008 dismissed")
 	s.typeText("Different payment classes.")
@@ -193,11 +197,7 @@ func footerOf(frame string) string {
 
 // The open decision form notices at once that the conflict changed.
 func TestTheOpenDecisionFormNoticesAChange(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 140, 40)
-	s.waitFor("▸ conflict-008")
-	s.keys("enter")
-	s.waitFor("A mem-023", "Rules:")
+	svc, s := onConflict008(t)
 	s.keys("d")
 	s.waitFor("Decide conflict-008")
 	w := "mem-023"
