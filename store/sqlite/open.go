@@ -128,7 +128,8 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Name() string { return s.path }
 
 // ReadOnlyReason says why a field asked for read-write was opened
-// read-only (a file or directory that is not writable); "" otherwise.
+// read-only (a file or directory that is not writable, a full disk); ""
+// otherwise.
 func (s *Store) ReadOnlyReason() string { return s.notWritable }
 
 // refuseWrite is what a write to a field open read-only returns.

@@ -291,19 +291,37 @@ func TestOpenFieldInUseByAnotherWriter(t *testing.T) {
 }
 
 // TestOpenNamesALogDeletedUnderALiveWriter deletes the -wal file of a
-// field another store is writing: opening the field again says the log
-// was deleted under a writer, not that a table is damaged.
+// field another store is writing — one just made, whose first page is
+// only in its log, and one checkpointed before the writer opened it:
+// opening the field again says the log was deleted under a writer, not
+// that a table is damaged or that the file is not a field.
 func TestOpenNamesALogDeletedUnderALiveWriter(t *testing.T) {
 	if rt.OnPostgres() {
 		t.Skip("a SQLite file's log")
 	}
-	f := rt.New(t, rt.Policy())
-	f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
-	if err := os.Remove(f.Path + "-wal"); err != nil {
+	fresh := rt.New(t, rt.Policy())
+	fresh.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	closed, _, _ := closedField(t)
+	writer, err := sqlite.Open(context.Background(), closed, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	if _, err := review.New(writer).Register(context.Background(), model.Agent{ID: "late", Role: "analyst", Authority: 4}); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{fresh.Path, closed} {
+		wantLogDeletedNamed(t, path)
+	}
+}
+
+func wantLogDeletedNamed(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Remove(path + "-wal"); err != nil {
 		t.Fatalf("the live writer has no -wal file to delete: %v", err)
 	}
 	for _, ro := range []bool{false, true} {
-		st, err := sqlite.Open(context.Background(), f.Path, store.Options{ReadOnly: ro})
+		st, err := sqlite.Open(context.Background(), path, store.Options{ReadOnly: ro})
 		if err == nil {
 			st.Close()
 			t.Fatalf("open (read-only %v) with the live writer's log deleted: no error", ro)

@@ -62,16 +62,17 @@ func liveLog(path string) bool {
 }
 
 // companions is which of a field's -wal and -shm files were there before
-// it was opened.
+// it was opened, and whether the -wal held anything.
 type companions struct {
-	path     string
-	wal, shm bool
+	path           string
+	wal, shm       bool
+	walHoldsFrames bool
 }
 
 func newCompanions(path string) companions {
-	_, werr := os.Stat(path + "-wal")
+	wal, werr := os.Stat(path + "-wal")
 	_, serr := os.Stat(path + "-shm")
-	return companions{path: path, wal: werr == nil, shm: serr == nil}
+	return companions{path: path, wal: werr == nil, shm: serr == nil, walHoldsFrames: werr == nil && wal.Size() > 0}
 }
 
 // explain turns a failed opening into one sentence where arbiter knows
@@ -87,7 +88,7 @@ func (c companions) explain(err error) error {
 	case full(cause) || (ioError(cause) && diskFull(c.path)):
 		return &store.OpenError{Name: c.path, Err: cause,
 			Reason: "cannot be opened: the disk is full (SQLite needs 32 KB beside it for " + filepath.Base(c.path) + "-shm); free some space on its disk"}
-	case ioError(cause) && c.shm && !c.wal:
+	case shortRead(cause) && c.shm && !c.walHoldsFrames: // an empty -wal: one a reader made since
 		return &store.OpenError{Name: c.path, Err: cause, Reason: logDeleted(c.path)}
 	}
 	return err
@@ -118,11 +119,20 @@ func (c companions) removeNew() {
 // full reports whether SQLite said the disk is full, or could not grow
 // its -shm file.
 func full(err error) bool {
+	code := extendedCode(err)
+	return code&0xff == sqlite3.SQLITE_FULL || code == sqlite3.SQLITE_IOERR_SHMSIZE
+}
+
+// shortRead reports whether SQLite found a file shorter than it expected:
+// a -wal file its -shm file says holds frames that are not there.
+func shortRead(err error) bool { return extendedCode(err) == sqlite3.SQLITE_IOERR_SHORT_READ }
+
+func extendedCode(err error) int {
 	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
+	if errors.As(err, &se) {
+		return se.Code()
 	}
-	return se.Code()&0xff == sqlite3.SQLITE_FULL || se.Code() == sqlite3.SQLITE_IOERR_SHMSIZE
+	return 0
 }
 
 func ioError(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_IOERR }
