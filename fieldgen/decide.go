@@ -70,12 +70,22 @@ func (g *gen) authority(t model.ConflictType) member {
 
 func (p *plan) authors() []string { return []string{p.a.by.ID, p.b.by.ID} }
 
-// merge logs a MERGE or VOTE as the rules do.
-func (g *gen) merge(op string, by string, epoch int64, c *model.Conflict, request any, superseded []string, newUnit *string, notified []string) {
+// merge logs a MERGE as the rules do.
+func (g *gen) merge(by string, epoch int64, c *model.Conflict, request model.MergeRequest, superseded []string, newUnit *string, notified []string) {
+	g.decision(model.OpMerge, by, epoch, c, newUnit, decisionLog(request, c, superseded, newUnit, notified))
+}
+
+// decision logs a decision's event with its payload.
+func (g *gen) decision(op string, by string, epoch int64, c *model.Conflict, newUnit *string, payload any) {
 	g.w.event(model.Event{Epoch: epoch, Operation: op, AgentID: by, ConflictID: &c.ID, UnitID: newUnit, At: g.at(epoch),
-		Payload: mustJSON(map[string]any{"request": request, "status": c.Status,
-			"superseded_units": nonNil(superseded), "new_unit_id": newUnit, "notified_agents": nonNil(notified)})})
+		Payload: mustJSON(payload)})
 	g.counts.Events++
+}
+
+// decisionLog is the payload of a decision on c, as review writes it.
+func decisionLog[R any](request R, c *model.Conflict, superseded []string, newUnit *string, notified []string) model.DecisionLog[R] {
+	return model.DecisionLog[R]{Request: request, Status: c.Status, SupersededUnits: nonNil(superseded),
+		NewUnitID: newUnit, NotifiedAgents: nonNil(notified)}
 }
 
 func (g *gen) escalate(p *plan, c *model.Conflict) {
@@ -96,7 +106,7 @@ func (g *gen) escalate(p *plan, c *model.Conflict) {
 	notified := g.tell(ids, model.Notification{Event: model.EventConflictEscalated, Epoch: epoch, CreatedAt: at,
 		ConflictID: &c.ID, RequiresAction: true,
 		Summary: fmt.Sprintf("%s escalated to a human operator by %s: %s", c.ID, by.ID, reason)})
-	g.merge(model.OpMerge, by.ID, epoch, c, req, nil, nil, notified)
+	g.merge(by.ID, epoch, c, req, nil, nil, notified)
 }
 
 func (g *gen) openVote(p *plan, c *model.Conflict) {
@@ -110,7 +120,7 @@ func (g *gen) openVote(p *plan, c *model.Conflict) {
 	notified := g.tell(append(p.authors(), Leads...), model.Notification{Event: model.EventVoteOpened, Epoch: epoch,
 		CreatedAt: at, ConflictID: &c.ID, RequiresAction: true,
 		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d)", c.ID, by.ID, Policy().Quorum)})
-	g.merge(model.OpMerge, by.ID, epoch, c, req, nil, nil, notified)
+	g.merge(by.ID, epoch, c, req, nil, nil, notified)
 }
 
 // ballot casts p's ballot i; the third closes the vote for the majority.
@@ -152,8 +162,8 @@ func (g *gen) ballot(p *plan, c *model.Conflict, i int) {
 			CreatedAt: at, ConflictID: &c.ID,
 			Summary: fmt.Sprintf("the vote on %s closed %s: %s prevails", c.ID, tally, winner)}))
 	}
-	g.merge(model.OpVote, bp.voter, epoch, c, map[string]any{"conflict_id": c.ID, "choice": choice, "rationale": rationale,
-		"changed": false, "for_a": forA, "for_b": forB}, superseded, nil, notified)
+	ballot := model.BallotLog{ConflictID: c.ID, Choice: choice, Rationale: rationale, ForA: forA, ForB: forB}
+	g.decision(model.OpVote, bp.voter, epoch, c, nil, decisionLog(ballot, c, superseded, nil, notified))
 }
 
 // resolve is a MERGE that settles c with strategy s.
@@ -175,7 +185,7 @@ func (g *gen) resolve(p *plan, c *model.Conflict, by member, s model.Strategy) {
 	if c.Resolution.SynthesisUnitID != nil {
 		newUnit = c.Resolution.SynthesisUnitID
 	}
-	g.merge(model.OpMerge, by.ID, epoch, c, req, superseded, newUnit, notified)
+	g.merge(by.ID, epoch, c, req, superseded, newUnit, notified)
 }
 
 func (g *gen) winner(p *plan) string {

@@ -244,7 +244,7 @@ func (g *gen) register(ctx context.Context) error {
 				return err
 			}
 			if err := b.Event(model.Event{Epoch: epoch, Operation: model.OpRegister, AgentID: a.ID, At: at,
-				Payload: mustJSON(map[string]any{"role": a.Role, "kind": a.Kind, "authority": a.Authority})}); err != nil {
+				Payload: mustJSON(model.RegisterLog{Role: a.Role, Kind: a.Kind, Authority: a.Authority})}); err != nil {
 				return err
 			}
 			g.counts.Agents++

@@ -332,7 +332,7 @@ func (im *importer) importEntry(e *akashiklog.Entry, predecessorKnown bool) erro
 		im.ours = append(im.ours, u.ID) // a synthesis arbiter exported
 	}
 	if err := im.bulk.Event(model.Event{Epoch: epoch, Operation: model.OpRecord, AgentID: agent.ID, UnitID: &u.ID,
-		At: im.now, Payload: provenance(e, map[string]any{"status": e.Status})}); err != nil {
+		At: im.now, Payload: provenance(e, "", string(e.Status))}); err != nil {
 		return err
 	}
 	im.rep.Units.New++
@@ -340,16 +340,11 @@ func (im *importer) importEntry(e *akashiklog.Entry, predecessorKnown bool) erro
 	return nil
 }
 
-func provenance(e *akashiklog.Entry, extra map[string]any) json.RawMessage {
-	p := map[string]any{"source": SourceAkashikJSONL, "event_id": e.EventID, "lamport": e.Lamport,
-		"wall_time": e.WallTime}
-	if e.Supersedes != "" {
-		p["supersedes"] = e.Supersedes
-	}
-	for k, v := range extra {
-		p[k] = v
-	}
-	b, err := json.Marshal(p)
+// provenance is the payload of an imported entry's event: where it came
+// from, and the status it carried (from: the status before).
+func provenance(e *akashiklog.Entry, from, status string) json.RawMessage {
+	b, err := json.Marshal(model.ImportLog{Source: SourceAkashikJSONL, EventID: e.EventID, Lamport: e.Lamport,
+		WallTime: e.WallTime, Supersedes: e.Supersedes, From: from, Status: status})
 	if err != nil {
 		return json.RawMessage(`{}`)
 	}
@@ -380,7 +375,7 @@ func (im *importer) moveOn(e *akashiklog.Entry, u store.Standing) error {
 	}
 	epoch := im.witness(0)
 	if _, err := im.tx.EventAppend(model.Event{Epoch: epoch, Operation: "STATUS_CHANGE", AgentID: u.AgentID,
-		UnitID: &e.ID, At: im.now, Payload: provenance(e, map[string]any{"from": u.Status, "status": want})}); err != nil {
+		UnitID: &e.ID, At: im.now, Payload: provenance(e, string(u.Status), string(want))}); err != nil {
 		return err
 	}
 	im.rep.StatusesChanged++

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// The payloads of the events review logs, one Go type each: review writes
+// The payloads of the events arbiter logs, one Go type each: review (and
+// the generator and the import, which write fields in bulk) writes
 // them through these types and every reader (the history, the screen, the
 // decisions export) decodes them through the same types, with
 // DecodePayload. Their JSON tags are the field format
@@ -22,6 +23,7 @@ import (
 //	REOPEN     ReopenLog
 //	REMIND     RemindLog
 //	POLICY     PolicyLog
+//	STATUS_CHANGE, and RECORD of an imported entry: ImportLog
 
 // DecisionLog is the payload of a decision's event: the request R and
 // what it did.
@@ -134,4 +136,18 @@ func DecodePayload[T any](e Event) (T, error) {
 		return p, fmt.Errorf("the payload of event %d (%s by %s) does not read: %w", e.ID, e.Operation, e.AgentID, err)
 	}
 	return p, nil
+}
+
+// ImportLog is the payload of the RECORD and STATUS_CHANGE events an
+// import from another program's event log writes: where the entry came
+// from, and the status it carried (From: the unit's status before a
+// STATUS_CHANGE).
+type ImportLog struct {
+	Source     string `json:"source"`
+	EventID    string `json:"event_id"`
+	Lamport    int64  `json:"lamport"`
+	WallTime   int64  `json:"wall_time"`
+	Supersedes string `json:"supersedes,omitempty"`
+	From       string `json:"from,omitempty"`
+	Status     string `json:"status"`
 }
