@@ -111,6 +111,15 @@ func TestEmptyQueueSaysSoKindly(t *testing.T) {
 	}
 	st.Close()
 	s := start(t, openService(t, path, false), "", 100, 20)
+	f := s.waitFor("Nothing waits for a person.")
+	if strings.Contains(f, "for you") {
+		t.Errorf("a screen without --as speaks to nobody in particular:\n%s", f)
+	}
+	reg := openService(t, path, false)
+	if _, err := reg.Register(context.Background(), model.Agent{ID: "ops-lee", Role: "operator", Kind: model.KindHuman, Authority: 10}); err != nil {
+		t.Fatal(err)
+	}
+	s = start(t, reg, "ops-lee", 100, 20)
 	s.waitFor("Nothing waits for you.")
 }
 

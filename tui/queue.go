@@ -525,6 +525,10 @@ func (q queue) emptyView(st Styles, k keymap.Map) string {
 	case q.all:
 		return st.Muted.Render("This field has no conflicts yet.")
 	}
+	if q.viewer == "" {
+		return st.Success.Render("Nothing waits for a person.") + " " +
+			st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
+	}
 	return st.Success.Render("Nothing waits for you.") + " " +
 		st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
 }

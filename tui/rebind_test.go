@@ -423,7 +423,7 @@ func choosing(conflict, side string) effect {
 var (
 	atQueue      = queueAt("the queue", func(*driver) {})
 	atQueueEnd   = queueAt("the queue, at its end", func(s *driver) { s.press(s.k.Bottom); s.waitFor("▸ conflict-016") })
-	atEmptyQueue = place{"an empty queue", "", 100, 20, true, func(s *driver) { s.waitFor("Nothing waits for you.") }}
+	atEmptyQueue = place{"an empty queue", "", 100, 20, true, func(s *driver) { s.waitFor("Nothing waits for a person.") }}
 	atFilter     = queueAt("the filter, typed", func(s *driver) {
 		s.press(s.k.Filter)
 		s.waitFor("\n/ ")
