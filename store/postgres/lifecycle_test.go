@@ -10,6 +10,16 @@ import (
 	"arbiter/store/postgres"
 )
 
+// created is a new field name points at.
+func created(t *testing.T, ctx context.Context, name string) *postgres.Store {
+	t.Helper()
+	st, err := postgres.Create(ctx, name, model.DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // wantLeft fails t unless schema exists as wanted and holds that many
 // objects.
 func wantLeft(t *testing.T, schema string, exists bool, objects int) {
@@ -22,10 +32,7 @@ func wantLeft(t *testing.T, schema string, exists bool, objects int) {
 func TestRemoveDropsTheSchemaCreateMade(t *testing.T) {
 	ctx := context.Background()
 	schema, name := pgtest.Schema(t)
-	st, err := postgres.Create(ctx, name, model.DefaultPolicy())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := created(t, ctx, name)
 	if _, n := pgtest.Left(t, schema); n == 0 {
 		t.Fatal("Create made nothing")
 	}
@@ -41,10 +48,7 @@ func TestRemoveEmptiesASchemaMadeBeforehand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	schema, name := pgtest.Schema(t)
 	pgtest.Exec(t, pgtest.URL(t), `CREATE SCHEMA `+schema)
-	st, err := postgres.Create(ctx, name, model.DefaultPolicy())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := created(t, ctx, name)
 	cancel() // an interrupted command still takes its field back
 	if err := st.Remove(ctx); err != nil {
 		t.Fatal(err)
@@ -55,10 +59,7 @@ func TestRemoveEmptiesASchemaMadeBeforehand(t *testing.T) {
 func TestRemoveRefusesAFieldItDidNotCreate(t *testing.T) {
 	ctx := context.Background()
 	schema, name := pgtest.Schema(t)
-	st, err := postgres.Create(ctx, name, model.DefaultPolicy())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := created(t, ctx, name)
 	st.Close()
 	_, before := pgtest.Left(t, schema)
 	opened, err := postgres.Open(ctx, name, store.Options{})

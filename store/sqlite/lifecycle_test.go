@@ -9,13 +9,20 @@ import (
 	"arbiter/model"
 )
 
-func TestRemoveDeletesTheFileAndItsCompanions(t *testing.T) {
-	ctx := context.Background()
+// created is a new field in a directory of its own, and its path.
+func created(t *testing.T) (*Store, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "field.db")
-	st, err := Create(ctx, path, model.DefaultPolicy())
+	st, err := Create(context.Background(), path, model.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st, path
+}
+
+func TestRemoveDeletesTheFileAndItsCompanions(t *testing.T) {
+	ctx := context.Background()
+	st, path := created(t)
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("a field just created and open: %v", err)
@@ -31,11 +38,7 @@ func TestRemoveDeletesTheFileAndItsCompanions(t *testing.T) {
 
 func TestRemoveRefusesAFieldItDidNotCreate(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "field.db")
-	st, err := Create(ctx, path, model.DefaultPolicy())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, path := created(t)
 	st.Close()
 	opened, err := Open(ctx, path, Options{})
 	if err != nil {
