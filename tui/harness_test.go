@@ -189,6 +189,9 @@ func execOf(msg tea.Msg) (tea.ExecCommand, tea.ExecCallback, bool) {
 	}
 	c := reflect.New(v.Type()).Elem()
 	c.Set(v)
+	if cf, ff := c.FieldByName("cmd"), c.FieldByName("fn"); !cf.IsValid() || !ff.IsValid() {
+		panic("bubbletea's execMsg no longer has the fields cmd and fn: the driver must learn its new shape")
+	}
 	field := func(name string) any {
 		f := c.FieldByName(name)
 		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
