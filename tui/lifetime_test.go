@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/demo"
 	"arbiter/review"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,6 +68,36 @@ func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
 	keys.Close() // the terminal goes, as a closed session's does
 	if !until(func() bool { return len(screenGoroutines()) == 0 }) {
 		t.Fatalf("the screen ended and left goroutines running:\n%s", strings.Join(screenGoroutines(), "\n\n"))
+	}
+}
+
+// A closed session ends its screen by its context, not by a key: the
+// screen's program ends, and its watch and goroutines with it.
+func TestEndingTheSessionsContextEndsTheScreenAndItsWatch(t *testing.T) {
+	svc := &watchedField{Service: openService(t, demoField(t), false)}
+	in, keys := io.Pipe()
+	defer keys.Close()
+	ctx, endSession := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, svc, Options{Field: "field.db", As: demo.Operator, Theme: "dark"},
+			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignals(), tea.WithWindowSize(100, 30))
+	}()
+	if !until(func() bool { return svc.waiting.Load() == 1 }) {
+		t.Fatalf("the screen never watched the field (%d waits started)", svc.started.Load())
+	}
+	endSession()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the session's end did not end the screen")
+	}
+	if !until(func() bool { return svc.waiting.Load() == 0 }) {
+		t.Fatalf("the session ended and the screen's watch on the field goes on (%d waiting)", svc.waiting.Load())
+	}
+	keys.Close()
+	if !until(func() bool { return len(screenGoroutines()) == 0 }) {
+		t.Fatalf("the session ended and left goroutines running:\n%s", strings.Join(screenGoroutines(), "\n\n"))
 	}
 }
 
