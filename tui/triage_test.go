@@ -81,11 +81,7 @@ func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
 	s.typeText("The newer measurement stands.")
 	s.keys("ctrl+s")
 	s.waitFor("Write this decision?")
-	w := "mem-023"
-	if _, err := svc.Merge(context.Background(), "ops-maya", model.MergeRequest{ConflictID: "conflict-008", Strategy: model.Authority,
-		Resolution: model.MergeResolution{WinnerID: &w, Rationale: "decided elsewhere"}}); err != nil {
-		t.Fatal(err)
-	}
+	decideElsewhere(t, svc)
 	f := s.waitFor("⚠ conflict-008 changed while on screen: it was resolved by ops-maya (authority).", "What you typed is kept")
 	if strings.Contains(f, "Write this decision?") || !strings.Contains(f, "The newer measurement stands.") {
 		t.Errorf("the form should keep its text and stop asking to confirm:\n%s", f)
@@ -200,11 +196,7 @@ func TestTheOpenDecisionFormNoticesAChange(t *testing.T) {
 	svc, s := onConflict008(t)
 	s.keys("d")
 	s.waitFor("Decide conflict-008")
-	w := "mem-023"
-	if _, err := svc.Merge(context.Background(), "ops-maya", model.MergeRequest{ConflictID: "conflict-008", Strategy: model.Authority,
-		Resolution: model.MergeResolution{WinnerID: &w, Rationale: "decided elsewhere"}}); err != nil {
-		t.Fatal(err)
-	}
+	decideElsewhere(t, svc)
 	s.waitFor("Decide conflict-008", "⚠ conflict-008 changed while on screen: it was resolved by ops-maya (authority).")
 }
 
@@ -352,6 +344,17 @@ func renameConflict(t *testing.T, path, from, to string) {
 	}
 	defer db.Close()
 	if _, err := db.Exec(`UPDATE conflicts SET id = ? WHERE id = ?`, to, from); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// decideElsewhere decides conflict-008 (keep mem-023) as another
+// operator's screen would, behind the screen under test.
+func decideElsewhere(t *testing.T, svc *review.Service) {
+	t.Helper()
+	w := "mem-023"
+	if _, err := svc.Merge(context.Background(), "ops-maya", model.MergeRequest{ConflictID: "conflict-008", Strategy: model.Authority,
+		Resolution: model.MergeResolution{WinnerID: &w, Rationale: "decided elsewhere"}}); err != nil {
 		t.Fatal(err)
 	}
 }
