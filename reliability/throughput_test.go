@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,13 +81,14 @@ func BenchmarkDecidersInProcesses(b *testing.B) {
 	}
 	for _, procs := range []int{1, 8} {
 		b.Run(strconv.Itoa(procs), func(b *testing.B) {
-			times, took := runBench(b, "bench-decider", name, procs, count, time.Time{})
+			times, holds, took := runBenchHolds(b, "bench-decider", name, procs, count, time.Time{})
 			decisions := len(times)
 			if decisions != procs*count {
 				b.Fatalf("%d decisions of %d", decisions, procs*count)
 			}
 			b.ReportMetric(float64(decisions)/took.Seconds(), "decisions/s")
 			benchmetrics.Percentiles(b, times)
+			reportHolds(b, holds)
 		})
 	}
 }
@@ -96,20 +98,49 @@ func BenchmarkWritersInProcesses(b *testing.B) {
 	if d, err := time.ParseDuration(os.Getenv("ARBITER_BENCH_FOR")); err == nil {
 		run = d
 	}
-	f := rt.New(b, rt.Policy())
-	f.Store.Close()
-	times, took := runBench(b, "bench-writer", f.Path, 8, 0, time.Now().Add(run))
-	b.ReportMetric(float64(len(times))/took.Seconds(), "writes/s")
-	benchmetrics.Percentiles(b, times)
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)*999/1000].Microseconds())/1e3, "p99.9-ms")
-	b.ReportMetric(float64(len(times)), "writes")
+	rtt, _ := time.ParseDuration(os.Getenv("ARBITER_BENCH_RTT"))
+	for _, procs := range []int{1, 8} {
+		b.Run(strconv.Itoa(procs), func(b *testing.B) {
+			f := rt.New(b, rt.Policy())
+			f.Store.Close()
+			name := f.Path
+			if rtt > 0 {
+				if !field.IsServer(name) {
+					b.Fatal("ARBITER_BENCH_RTT needs a field on a server (ARBITER_TEST_ENGINE=postgres)")
+				}
+				name = throughLatency(b, name, rtt)
+			}
+			times, holds, took := runBenchHolds(b, "bench-writer", name, procs, 0, time.Now().Add(run))
+			b.ReportMetric(float64(len(times))/took.Seconds(), "writes/s")
+			benchmetrics.Percentiles(b, times)
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)*999/1000].Microseconds())/1e3, "p99.9-ms")
+			b.ReportMetric(float64(len(times)), "writes")
+			reportHolds(b, holds)
+		})
+	}
 }
 
-// runBench starts procs workers of role on the field name, lets them
-// start together, and returns every operation's time and the wall time
+// reportHolds adds how long each write kept every other write from
+// committing (on PostgreSQL: from taking the field's serialisation point
+// to its COMMIT's answer), median and 99th percentile.
+func reportHolds(b *testing.B, holds []time.Duration) {
+	if len(holds) == 0 {
+		return
+	}
+	slices.Sort(holds)
+	at := func(p float64) float64 {
+		return float64(holds[min(len(holds)-1, int(p*float64(len(holds))))].Microseconds()) / 1e3
+	}
+	b.ReportMetric(at(0.50), "hold-p50-ms")
+	b.ReportMetric(at(0.99), "hold-p99-ms")
+}
+
+// runBenchHolds starts procs workers of role on the field name, lets them
+// start together, and returns every operation's time, every write's hold
+// of the field's serialisation point (PostgreSQL only) and the wall time
 // from the start until the last worker finished.
-func runBench(b *testing.B, role, name string, procs, count int, until time.Time) ([]time.Duration, time.Duration) {
+func runBenchHolds(b *testing.B, role, name string, procs, count int, until time.Time) ([]time.Duration, []time.Duration, time.Duration) {
 	b.Helper()
 	dir := b.TempDir()
 	start := filepath.Join(dir, "start")
@@ -140,7 +171,7 @@ func runBench(b *testing.B, role, name string, procs, count int, until time.Time
 	if err := os.WriteFile(start, nil, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	var times []time.Duration
+	var times, holds []time.Duration
 	for _, p := range ps {
 		if err := <-p.exited; err != nil {
 			b.Fatalf("%s worker: %v\n%s", role, err, tail(p.output()))
@@ -152,12 +183,15 @@ func runBench(b *testing.B, role, name string, procs, count int, until time.Time
 			case len(f) == 2 && f[0] == "T":
 				ns, _ := strconv.ParseInt(f[1], 10, 64)
 				times = append(times, time.Duration(ns))
+			case len(f) == 2 && f[0] == "H":
+				ns, _ := strconv.ParseInt(f[1], 10, 64)
+				holds = append(holds, time.Duration(ns))
 			case len(f) > 0 && f[0] == "ERR":
 				b.Errorf("%s worker: %s", role, sc.Text())
 			}
 		}
 	}
-	return times, time.Since(t0)
+	return times, holds, time.Since(t0)
 }
 
 // runBenchWorker is a benchmark's worker: it prints READY once the field
@@ -173,6 +207,14 @@ func runBenchWorker(role string) int {
 		return 1
 	}
 	defer st.Close()
+	if h, ok := st.(interface{ ObserveHolds(func(time.Duration)) }); ok {
+		var mu sync.Mutex
+		h.ObserveHolds(func(d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(out, "H %d\n", d.Nanoseconds())
+		})
+	}
 	svc := review.New(st)
 	index, _ := strconv.Atoi(os.Getenv(envIndex))
 	of, _ := strconv.Atoi(os.Getenv(envOf))

@@ -46,7 +46,16 @@ type Store struct {
 	opt      store.Options
 	changes  *listener
 	made     made // what Create made, for Remove (lifecycle.go)
+	// holds, if set, is told how long each committed write held the
+	// clock (ObserveHolds).
+	holds func(time.Duration)
 }
+
+// ObserveHolds has fn told, after each write that commits, how long it
+// kept every other write from committing: from taking the clock to its
+// COMMIT's answer. For benchmarks (docs/performance.md); set it before
+// the Store is used.
+func (s *Store) ObserveHolds(fn func(time.Duration)) { s.holds = fn }
 
 // IsName reports whether name is a PostgreSQL connection string rather
 // than a file: a postgres:// or postgresql:// URL, or libpq key=value

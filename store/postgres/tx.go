@@ -55,8 +55,9 @@ type Tx struct {
 	conn  *pgx.Conn
 	s     *Store
 	write bool
-	// clock is whether the transaction holds the clock row.
+	// clock is whether the transaction holds the clock row, since held.
 	clock bool
+	held  time.Time
 	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
@@ -289,6 +290,9 @@ func (t *Tx) commit() error {
 	if tag.String() != "COMMIT" {
 		return errors.New("the transaction was rolled back by the server")
 	}
+	if t.clock && t.s.holds != nil {
+		t.s.holds(time.Since(t.held))
+	}
 	return nil
 }
 
@@ -359,7 +363,7 @@ func (t *Tx) clockRow(sql string, args []any, epoch *int64) error {
 	if len(ids) != 4 {
 		return fmt.Errorf("next_ids gave %d numbers, not 4", len(ids))
 	}
-	t.clock = true
+	t.clock, t.held = true, time.Now()
 	t.nextUnit, t.nextConflict, t.nextNote, t.nextEvent = ids[0]+1, ids[1]+1, ids[2]+1, ids[3]+1
 	return nil
 }
