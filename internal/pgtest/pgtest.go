@@ -119,15 +119,45 @@ func Exec(t testing.TB, conn string, sql string, args ...any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Errorf("connect to the test server: %v", err)
-		return
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, sql, args...); err != nil {
+	if err := ExecIn(ctx, conn, sql, args...); err != nil {
 		t.Errorf("%s: %v", sql, err)
 	}
+}
+
+// ExecIn runs statements on the server conn names, in the schema its
+// search_path names, connecting as a pooler in transaction pooling mode
+// lets a client (PoolerEnv): the schema is set in a transaction around
+// the statements, not at the start of the session, and no statement is
+// prepared by name.
+func ExecIn(ctx context.Context, conn string, sql string, args ...any) error {
+	cfg, err := pgx.ParseConfig(conn)
+	if err != nil {
+		return err
+	}
+	schema := cfg.RuntimeParams["search_path"]
+	delete(cfg.RuntimeParams, "search_path")
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("connect to the test server: %w", err)
+	}
+	defer c.Close(ctx)
+	if schema == "" {
+		_, err = c.Exec(ctx, sql, args...)
+		return err
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT set_config('search_path', $1, true)`, schema); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // Role creates a login role with a name of its own (Name(prefix)),

@@ -9,8 +9,6 @@ import (
 	"arbiter/store"
 	"arbiter/store/postgres"
 	"arbiter/store/storetest"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // engine is the suite's view of PostgreSQL: each field a schema of its
@@ -35,14 +33,7 @@ func engine() storetest.Engine {
 			return st
 		},
 		Exec: func(t testing.TB, name, query string) error {
-			ctx := context.Background()
-			c, err := pgx.Connect(ctx, name)
-			if err != nil {
-				return err
-			}
-			defer c.Close(ctx)
-			_, err = c.Exec(ctx, query)
-			return err
+			return pgtest.ExecIn(context.Background(), name, query)
 		},
 		Role: "pg_monitor", // a role every server has
 	}

@@ -25,7 +25,7 @@ const backstop = 3 * time.Second
 // with every commit, by anyone.
 func (s *Store) Changed(ctx context.Context) (int64, error) {
 	var e int64
-	if err := s.pool.QueryRow(ctx, `SELECT epoch FROM clock WHERE id = 1`).Scan(&e); err != nil {
+	if err := s.queryRow(ctx, `SELECT epoch FROM clock WHERE id = 1`).Scan(&e); err != nil {
 		return 0, s.translate("WATCH", err)
 	}
 	return e, nil

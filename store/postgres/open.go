@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +45,10 @@ type Store struct {
 	opt      store.Options
 	changes  *listener
 	made     made // what Create made, for Remove (lifecycle.go)
+	// pooled is whether a connection pooler stands between (pooler.go);
+	// local are the settings every transaction is given then.
+	pooled bool
+	local  []any
 	// holds, if set, is told how long each committed write held the
 	// clock (ObserveHolds).
 	holds func(time.Duration)
@@ -237,18 +240,9 @@ func connect(ctx context.Context, name string, opt store.Options) (*Store, error
 	if busy <= 0 {
 		busy = store.DefaultBusyTimeout
 	}
-	rp["search_path"] = pgx.Identifier{s.schema}.Sanitize()
-	// A write waits this long for a row another writer holds, then gives
-	// up with FIELD_BUSY (lock_not_available).
-	rp["lock_timeout"] = strconv.FormatInt(busy.Milliseconds(), 10)
-	// A transaction left open by a client that went away does not hold
-	// the field's locks for ever.
-	rp["idle_in_transaction_session_timeout"] = "60000"
+	s.local = sessionSettings(s.schema, busy.Milliseconds())
 	if rp["application_name"] == "" {
 		rp["application_name"] = "arbiter"
-	}
-	if opt.ReadOnly {
-		rp["default_transaction_read_only"] = "on"
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
@@ -256,14 +250,42 @@ func connect(ctx context.Context, name string, opt store.Options) (*Store, error
 	cfg.MaxConns = 8
 	cfg.MinConns = 0
 	cfg.MaxConnIdleTime = time.Minute
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	direct := cfg.Copy()
+	rp = direct.ConnConfig.RuntimeParams
+	rp["search_path"] = s.local[0].(string)
+	// A write waits this long for a row another writer holds, then gives
+	// up with FIELD_BUSY (lock_not_available).
+	rp["lock_timeout"] = s.local[1].(string)
+	// A transaction left open by a client that went away does not hold
+	// the field's locks for ever.
+	rp["idle_in_transaction_session_timeout"] = s.local[2].(string)
+	if opt.ReadOnly {
+		rp["default_transaction_read_only"] = "on"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, direct)
 	if err != nil {
 		return nil, s.openError("cannot be opened", err)
 	}
-	s.pool = pool
-	if err := pool.Ping(ctx); err != nil {
+	pooled, err := probe(ctx, pool)
+	if err != nil && !refusedStartup(err) {
 		pool.Close()
-		return nil, s.openError("cannot be reached", err)
+		return nil, s.connectError(err)
+	}
+	if err == nil && !pooled {
+		s.pool, s.cfg = pool, direct
+		return s, nil
+	}
+	// A pooler (pooler.go): the settings go with every transaction.
+	pool.Close()
+	forPooler(cfg)
+	s.pooled = true
+	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, s.openError("cannot be opened", err)
+	}
+	s.cfg = cfg
+	if err := s.pool.Ping(ctx); err != nil {
+		s.pool.Close()
+		return nil, s.connectError(err)
 	}
 	return s, nil
 }
@@ -321,7 +343,7 @@ func (e scrubbed) Unwrap() error { return e.err }
 func (s *Store) checkFormat(ctx context.Context) error {
 	var app string
 	var v int
-	err := s.pool.QueryRow(ctx, `SELECT application, version FROM field_format WHERE id = 1`).Scan(&app, &v)
+	err := s.queryRow(ctx, `SELECT application, version FROM field_format WHERE id = 1`).Scan(&app, &v)
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &pe) && pe.Code == "42P01": // undefined_table
@@ -337,8 +359,10 @@ func (s *Store) checkFormat(ctx context.Context) error {
 		return s.openError(fmt.Sprintf("schema %q holds no arbiter field", s.schema), nil)
 	case errors.As(err, &pe) && pe.Code == "42501": // insufficient_privilege
 		return s.openError(fmt.Sprintf("may not be read by this role: %s (grant it USAGE on schema %q and SELECT on its tables; docs/postgres.md)", pe.Message, s.schema), nil)
+	case errors.As(err, &pe):
+		return s.openError("cannot be read: "+refuser(pe)+" refused: "+s.scrub(pe.Message), nil)
 	case err != nil:
-		return s.openError("cannot be read", err)
+		return s.connectError(err)
 	case app != Application:
 		return s.openError(fmt.Sprintf("schema %q holds something else than an arbiter field", s.schema), nil)
 	case v > Version:
@@ -355,7 +379,7 @@ func (s *Store) checkFormat(ctx context.Context) error {
 func (s *Store) create(ctx context.Context, p model.Policy) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return s.openError("cannot be reached", err)
+		return s.connectError(err)
 	}
 	defer conn.Release()
 	tx, err := conn.Begin(ctx)
@@ -363,6 +387,9 @@ func (s *Store) create(ctx context.Context, p model.Policy) error {
 		return s.openError("cannot be created", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := s.inTx(ctx, tx); err != nil {
+		return s.openError("cannot be created", err)
+	}
 	var exists, empty bool
 	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
 		NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)
@@ -414,6 +441,9 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 		return s.openError("cannot be upgraded", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := s.inTx(ctx, tx); err != nil {
+		return s.openError("cannot be upgraded", err)
+	}
 	if _, err := tx.Exec(ctx, `SELECT version FROM field_format WHERE id = 1 FOR UPDATE`); err != nil {
 		return s.openError("cannot be upgraded", err)
 	}

@@ -200,6 +200,11 @@ func (t *Tx) send(sql string, args []any) (pgx.BatchResults, error) {
 			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 		}
 		checks = append(checks, nil)
+		if t.s.pooled {
+			// Behind a pooler, the session's settings (pooler.go).
+			b.Queue(setLocalSQL, t.s.local...)
+			checks = append(checks, nil)
+		}
 	}
 	if actor {
 		b.Queue(`SELECT set_config('arbiter.agent', $1, true)`, t.actor)
