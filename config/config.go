@@ -41,6 +41,10 @@ type Config struct {
 	// BusyTimeout is how long a write waits for another writer's lock;
 	// zero means the store's default.
 	BusyTimeout time.Duration
+	// ListenDB is a direct connection to the field's PostgreSQL server,
+	// used only to be told of changes when DB goes through a connection
+	// pooler; empty for none.
+	ListenDB string
 }
 
 // Setting names, as written in the config file. The environment variable
@@ -54,9 +58,10 @@ const (
 	keyKeys         = "keys"
 	keyDecisionsOut = "decisions_out"
 	keyBusyTimeout  = "busy_timeout"
+	keyListenDB     = "listen_db"
 )
 
-var settings = []string{keyAs, keyBusyTimeout, keyDB, keyDecisionsOut, keyKeys, keyReadOnly, keyTheme}
+var settings = []string{keyAs, keyBusyTimeout, keyDB, keyDecisionsOut, keyKeys, keyListenDB, keyReadOnly, keyTheme}
 
 // Themes lists the accepted values of Theme.
 var Themes = []string{"auto", "dark", "light"}
@@ -66,7 +71,7 @@ var Themes = []string{"auto", "dark", "light"}
 const ConfigFlag = "config"
 
 // Load reads the settings. flags may hold any of --db, --as, --read-only,
-// --theme, --decisions-out, --busy-timeout and --config; those present
+// --theme, --decisions-out, --busy-timeout, --listen-db and --config; those present
 // and set on the command line win over everything else.
 //
 // The config file is --config (or ARBITER_CONFIG) when given, and must
@@ -106,6 +111,7 @@ func Load(flags *pflag.FlagSet) (Config, error) {
 	cfg.DB = strings.TrimSpace(v.GetString(keyDB))
 	cfg.As = strings.TrimSpace(v.GetString(keyAs))
 	cfg.DecisionsOut = strings.TrimSpace(v.GetString(keyDecisionsOut))
+	cfg.ListenDB = strings.TrimSpace(v.GetString(keyListenDB))
 	if cfg.ReadOnly, err = boolSetting(v.Get(keyReadOnly)); err != nil {
 		return Config{}, settingError(keyReadOnly, err)
 	}

@@ -14,6 +14,24 @@ type ChangeWaiter interface {
 
 var _ ChangeWaiter = (*Service)(nil)
 
+// Poller is a Desk that can say it learns of others' changes only by
+// asking, every little while (a field on a server behind a connection
+// pooler, without listen_db).
+type Poller interface {
+	Polling() string
+}
+
+var _ Poller = (*Service)(nil)
+
+// Polling says, when the field cannot be told of changes where it is
+// open and is read every 2 s instead, so and why; "" when it is told.
+func (s *Service) Polling() string {
+	if p, ok := s.st.(store.Polled); ok {
+		return p.Polling()
+	}
+	return ""
+}
+
 // WaitChange returns once the field's change number (Changed) differs
 // from since, with the new number: at once if it already does, or with
 // ctx's error. A field that announces its changes (PostgreSQL, through

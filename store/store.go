@@ -59,6 +59,14 @@ type Notifier interface {
 	WaitChange(ctx context.Context, since int64) (int64, error)
 }
 
+// Polled is a Notifier that cannot be told of changes where it is open
+// (a server behind a connection pooler, without a listen_db) and asks
+// instead, every little while. Polling says so in a sentence a person
+// reads, "" when changes are pushed.
+type Polled interface {
+	Polling() string
+}
+
 // Tx is one transaction on a field. Every read and write of a decision
 // goes through the same Tx, so a decision is all or nothing. Lookups of
 // one row that is not there return ErrNotFound.
@@ -207,6 +215,10 @@ type Options struct {
 	ReadOnlyWhy, ReadOnlyHint string
 	// BusyTimeout is how long a write waits for another writer.
 	BusyTimeout time.Duration
+	// ListenDB, for a field on a server behind a connection pooler, is a
+	// direct connection to the same server used only to be told of
+	// changes (LISTEN); without it such a field is polled (Polled).
+	ListenDB string
 }
 
 // DefaultBusyTimeout is used when Options.BusyTimeout is zero.

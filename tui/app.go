@@ -241,6 +241,9 @@ func (m *Model) headerView() string {
 	if file, ok := m.svc.Offline(); ok {
 		left += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
 	}
+	if p, ok := m.svc.(review.Poller); ok && p.Polling() != "" {
+		left += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
+	}
 	return ansi.Truncate(left, m.width, "…")
 }
 

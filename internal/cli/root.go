@@ -73,6 +73,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	pf.String("db", "", "the field: a SQLite file, or a PostgreSQL connection string such as postgres://user@host/db (env ARBITER_DB)")
 	pf.String("as", "", "the registered agent or person to act as (env ARBITER_AS)")
 	pf.Bool("read-only", false, "open the field without writing to it (env ARBITER_READ_ONLY)")
+	pf.String("listen-db", "", "a direct connection to the field's PostgreSQL server, used only to hear of changes when --db goes through a connection pooler (env ARBITER_LISTEN_DB)")
 	pf.String("decisions-out", "", "append decisions to FILE for arbiter apply instead of writing them to the field, which is opened read-only (env ARBITER_DECISIONS_OUT)")
 	pf.String(config.ConfigFlag, "", "config file (default $XDG_CONFIG_HOME/arbiter/config.yaml)")
 	root.SetFlagErrorFunc(plainFlagError)
@@ -205,7 +206,7 @@ func (a *app) withField(ctx context.Context, cfg config.Config, fn func(context.
 
 // withStore opens the configured field, runs fn on it and closes it.
 func (a *app) withStore(ctx context.Context, cfg config.Config, fn func(context.Context, store.Field) error) error {
-	opt := store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout}
+	opt := store.Options{ReadOnly: cfg.ReadOnly, BusyTimeout: cfg.BusyTimeout, ListenDB: cfg.ListenDB}
 	if cfg.DecisionsOut != "" {
 		// Decisions go to the file, as asked, even on a field that could
 		// take them: nothing is written to the field itself.

@@ -91,6 +91,9 @@ func New(ctx context.Context, svc *review.Service, agentID string, opts Options)
 	if s.changes, err = newWaiter(ctx, svc, opts.Poll); err != nil {
 		return nil, err
 	}
+	if p := svc.Polling(); p != "" {
+		s.notice("%s; a subscribed client hears of changes within 2 s, not at once (set listen_db, docs/postgres.md)", p)
+	}
 	s.inbox = newInboxTail(svc, a.ID)
 	if _, err := s.inbox.refresh(ctx); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -75,3 +76,27 @@ END $$`, name, quote(schema), quote(schema+"."+table)))
 
 // quote is s as an SQL string literal.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// PoolerEnv names a connection pooler in transaction pooling mode
+// (pgbouncer) in front of the test server, for the tests of a field
+// behind one: a connection string like the server's, naming the pooler.
+const PoolerEnv = "ARBITER_TEST_PGBOUNCER"
+
+// Pooler returns the connection string of the pooler PoolerEnv names,
+// for the field conn names (its schema), or skips t, saying why, when
+// there is none.
+func Pooler(t testing.TB, conn string) string {
+	t.Helper()
+	base := strings.TrimSpace(os.Getenv(PoolerEnv))
+	if base == "" {
+		t.Skip(PoolerEnv + " names no connection pooler (.ci/run starts pgbouncer and sets it)")
+	}
+	cfg, err := pgx.ParseConfig(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp := cfg.RuntimeParams["search_path"]; sp != "" {
+		return WithParam(base, "search_path", sp)
+	}
+	return base
+}

@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +23,22 @@ import (
 // backstop is how often a waiter reads the clock when nothing woke it.
 const backstop = 3 * time.Second
 
+// Behind a connection pooler in transaction pooling mode, LISTEN would
+// land on whichever server connection the pooler lends and be lost with
+// it. So the field listens on the direct connection listen_db names
+// (Options.ListenDB), and without one it reads the clock every
+// pollPooled instead, and says so (Polling).
+const pollPooled = 2 * time.Second
+
+// Polling says, when the field cannot be told of changes, that it reads
+// the clock every 2 s instead and why; "" when it is told.
+func (s *Store) Polling() string {
+	if s.changes == nil {
+		return ""
+	}
+	return s.changes.polling()
+}
+
 // Changed is the field's epoch: every write ticks it once, so it changes
 // with every commit, by anyone.
 func (s *Store) Changed(ctx context.Context) (int64, error) {
@@ -37,12 +55,16 @@ func (s *Store) Changed(ctx context.Context) (int64, error) {
 func (s *Store) WaitChange(ctx context.Context, since int64) (int64, error) {
 	s.changes.start()
 	for {
+		every := backstop
+		if s.changes.polling() != "" {
+			every = pollPooled
+		}
 		wake := s.changes.next()
 		v, err := s.Changed(ctx)
 		if err != nil || v != since {
 			return v, err
 		}
-		timer := time.NewTimer(backstop)
+		timer := time.NewTimer(every)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -57,7 +79,11 @@ func (s *Store) WaitChange(ctx context.Context, since int64) (int64, error) {
 // listener holds the listening connection, made the first time someone
 // waits.
 type listener struct {
-	s       *Store
+	s *Store
+	// cfg is the connection to listen on; nil behind a pooler without
+	// listen_db, where the waiters poll (why says so).
+	cfg     *pgx.ConnConfig
+	why     string
 	mu      sync.Mutex
 	wake    chan struct{} // closed at the next notification
 	started bool
@@ -65,8 +91,39 @@ type listener struct {
 	done    chan struct{}
 }
 
-func newListener(s *Store) *listener {
-	return &listener{s: s, wake: make(chan struct{})}
+// newListener prepares the change signal of s: on its own connection,
+// on listen (a direct connection to the same server) if it is not "",
+// or, behind a pooler without one, none.
+func newListener(s *Store, listen string) (*listener, error) {
+	l := &listener{s: s, wake: make(chan struct{})}
+	switch {
+	case listen != "":
+		cfg, err := pgx.ParseConfig(strings.TrimSpace(listen))
+		if err != nil {
+			return nil, s.openError("has a listen_db that is not a connection string arbiter can read", nil)
+		}
+		if cfg.ConnectTimeout == 0 {
+			cfg.ConnectTimeout = 10 * time.Second
+		}
+		// LISTEN needs no schema, and nothing a pooler would refuse.
+		delete(cfg.RuntimeParams, "search_path")
+		if searchPathOption(cfg.RuntimeParams["options"]) != "" {
+			delete(cfg.RuntimeParams, "options")
+		}
+		l.cfg = cfg
+	case s.pooled:
+		l.why = "behind a connection pooler without listen_db, changes are read every 2 s"
+	default:
+		l.cfg = s.cfg.ConnConfig
+	}
+	return l, nil
+}
+
+// polling is why the waiters poll, "" when they are woken.
+func (l *listener) polling() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.why
 }
 
 // next is the channel closed at the next notification.
@@ -87,7 +144,7 @@ func (l *listener) broadcast() {
 func (l *listener) start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.started {
+	if l.started || l.cfg == nil {
 		return
 	}
 	l.started = true
@@ -112,7 +169,17 @@ func (l *listener) run(ctx context.Context) {
 	channel := pgx.Identifier{"arbiter " + l.s.schema}.Sanitize()
 	retry := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		conn, err := pgx.ConnectConfig(ctx, l.s.cfg.ConnConfig.Copy())
+		conn, err := pgx.ConnectConfig(ctx, l.cfg.Copy())
+		if refusedStartup(err) {
+			l.pooled()
+			return
+		}
+		if err == nil && l.cfg != l.s.cfg.ConnConfig {
+			if err = l.direct(ctx, conn); errors.Is(err, errPooledListen) {
+				conn.Close(context.Background())
+				return
+			}
+		}
 		if err == nil {
 			if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
 				retry = 100 * time.Millisecond
@@ -135,3 +202,27 @@ func (l *listener) run(ctx context.Context) {
 		}
 	}
 }
+
+// direct makes sure listen_db's connection reaches the server itself: a
+// LISTEN through a pooler would not last, so the waiters poll instead,
+// and say why.
+func (l *listener) direct(ctx context.Context, conn *pgx.Conn) error {
+	var pid uint32
+	if err := conn.QueryRow(ctx, `SELECT pg_backend_pid()`, pgx.QueryExecModeSimpleProtocol).Scan(&pid); err != nil {
+		return err
+	}
+	if pid != conn.PgConn().PID() {
+		l.pooled()
+		return errPooledListen
+	}
+	return nil
+}
+
+// pooled gives up listening on a listen_db that goes through a pooler.
+func (l *listener) pooled() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.why = "listen_db goes through a connection pooler too, so changes are read every 2 s"
+}
+
+var errPooledListen = errors.New("listen_db goes through a connection pooler")

@@ -187,7 +187,10 @@ func Open(ctx context.Context, name string, opt store.Options) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	s.changes = newListener(s)
+	if s.changes, err = newListener(s, opt.ListenDB); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -208,7 +211,7 @@ func Create(ctx context.Context, name string, p model.Policy) (*Store, error) {
 		}
 		return nil, err
 	}
-	s.changes = newListener(s)
+	s.changes, _ = newListener(s, "")
 	return s, nil
 }
 
