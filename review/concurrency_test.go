@@ -256,17 +256,19 @@ func wantOnlyWinnerEffects(t *testing.T, f *rt.Field, p rt.Pair, w decider, befo
 	}
 }
 
-// lastClock reads the epoch out of a snapshot's clock row.
+// lastClock reads the epoch out of a snapshot: the clock row of a file,
+// the largest tick of a PostgreSQL field.
 func lastClock(s rt.Snapshot) int64 {
-	for _, row := range s["clock"] {
+	last := int64(-1)
+	for _, row := range append(s["clock"], s["ticks"]...) {
 		for field := range strings.FieldsSeq(row) {
 			if v, ok := strings.CutPrefix(field, "epoch="); ok {
 				n, _ := strconv.ParseInt(v, 10, 64)
-				return n
+				last = max(last, n)
 			}
 		}
 	}
-	return -1
+	return last
 }
 
 // waitReady waits for a decider's ready file; false if the decider exited

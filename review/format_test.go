@@ -95,7 +95,7 @@ func recordByPostgresSQL(t *testing.T, conn, agent, role, target, content string
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	tx, err := c.Begin(ctx) // READ COMMITTED
+	tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,10 +114,11 @@ func recordByPostgresSQL(t *testing.T, conn, agent, role, target, content string
 	}
 	var e, seq, cseq int64
 	var actor string
+	must(tx.Exec(ctx, `SELECT begin_write()`))
 	scan(&actor, `SELECT set_config('arbiter.agent', $1, true)`, agent)
 	must(tx.Exec(ctx, `SELECT 1 FROM units WHERE id = $1 FOR NO KEY UPDATE`, target))
-	scan(&e, `UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`)
-	scan(&seq, `SELECT coalesce(max(seq), 0) + 1 FROM units`)
+	scan(&e, `SELECT tick(0, 0)`)
+	scan(&seq, `SELECT next_number('units')`)
 	id := fmt.Sprintf("mem-%03d", seq)
 	must(tx.Exec(ctx, `INSERT INTO units (seq, id, mode, type, content, intent_purpose, intent_task_id, intent_question,
 			confidence_score, confidence_reasoning, confidence_evidence, confidence_assumptions,
@@ -127,7 +128,7 @@ func recordByPostgresSQL(t *testing.T, conn, agent, role, target, content string
 	must(tx.Exec(ctx, `INSERT INTO relations (unit_id, type, target_id, description) VALUES ($1, 'contradicts', $2, '')`, id, target))
 	must(tx.Exec(ctx, `INSERT INTO events (epoch, operation, agent_id, unit_id, payload, at) VALUES ($1, 'RECORD', $2, $3, '{}', now())`,
 		e, agent, id))
-	scan(&cseq, `SELECT coalesce(max(seq), 0) + 1 FROM conflicts`)
+	scan(&cseq, `SELECT next_number('conflicts')`)
 	cid := fmt.Sprintf("conflict-%03d", cseq)
 	must(tx.Exec(ctx, `INSERT INTO conflicts (seq, id, type, status, unit_a, unit_b, description, detected_by, detected_at, epoch, version)
 		VALUES ($1, $2, 'factual', 'detected', $3, $4, $5, 'explicit', now(), $6, 1)`, cseq, cid, target, id, id+" contradicts "+target, e))

@@ -77,7 +77,9 @@ func (s *Server) announce(ctx context.Context, announced *int64) error {
 	if err != nil {
 		return err
 	}
-	if last > *announced {
+	// The last notification read, not the largest id: on PostgreSQL ids
+	// do not follow the order the outbox is read in.
+	if last != *announced {
 		*announced = last
 		s.updated(ctx, InboxURI)
 	}

@@ -35,9 +35,6 @@ func (t *Tx) AgentInsert(a model.Agent, epoch int64) error {
 				"the server has no role %q to bind %s to", a.DBRole, a.ID)
 		}
 	}
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	_, err := t.exec(`INSERT INTO agents (id, role, kind, authority, status, registered_at, db_role, epoch)
 		VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''), $8)`,
 		a.ID, a.Role, string(a.Kind), a.Authority, string(a.Status), a.RegisteredAt, a.DBRole, epoch)

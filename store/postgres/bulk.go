@@ -35,11 +35,10 @@ type Bulk struct {
 // bulkRows is how many rows Bulk gathers before copying them in.
 const bulkRows = 20000
 
-// Bulk starts a bulk write in t; the transaction holds the clock.
+// Bulk starts a bulk write in t. Rows stored with numbers of their own
+// move the sequences past them (align_numbers) at each flush; a write of
+// someone else's meanwhile may meet one of those numbers and fail.
 func (t *Tx) Bulk() (store.Bulk, error) {
-	if err := t.holdClock(); err != nil {
-		return nil, err
-	}
 	return &Bulk{t: t, relationSeen: map[[3]string]bool{}, gathered: map[string]int{}}, nil
 }
 
@@ -148,30 +147,23 @@ func (b *Bulk) flush() error {
 	if err := b.flushBallots(); err != nil {
 		return err
 	}
-	// Rows without an id of their own get the next ones, which the
-	// transaction gives (it holds the clock).
+	// Rows without an id of their own get the next of the sequence (the
+	// table's trigger).
 	rows := make([][]any, len(b.notifications))
 	for i, n := range b.notifications {
-		id := n.ID
-		if id == 0 {
-			id = t.nextNote
-		}
-		t.nextNote = max(t.nextNote, id+1)
-		rows[i] = append([]any{id}, notificationArgs(n)...)
+		rows[i] = append([]any{idOrNull(n.ID)}, notificationArgs(n)...)
 	}
 	if err := copyIn("notifications", append([]string{"id"}, notificationColumns...), rows); err != nil {
 		return err
 	}
 	rows = make([][]any, len(b.events))
 	for i, e := range b.events {
-		id := e.ID
-		if id == 0 {
-			id = t.nextEvent
-		}
-		t.nextEvent = max(t.nextEvent, id+1)
-		rows[i] = append([]any{id}, eventArgs(e)...)
+		rows[i] = append([]any{idOrNull(e.ID)}, eventArgs(e)...)
 	}
 	if err := copyIn("events", append([]string{"id"}, eventColumns...), rows); err != nil {
+		return err
+	}
+	if _, err := t.exec(`SELECT align_numbers()`); err != nil {
 		return err
 	}
 	b.units, b.relations, b.conflicts, b.conflictSeq = b.units[:0], b.relations[:0], b.conflicts[:0], b.conflictSeq[:0]
@@ -231,4 +223,12 @@ func (b *Bulk) flushBallots() error {
 		}
 	}
 	return res.Close()
+}
+
+// idOrNull is id, or NULL for the sequence to give one.
+func idOrNull(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
 }

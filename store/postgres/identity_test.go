@@ -229,9 +229,9 @@ func TestAnAgentsRoleCannotActAsTheOperator(t *testing.T) {
 		words []string
 	}{
 		{"updating the conflict directly", []string{actAs(rt.Standard), update}, []string{"permission denied"}},
-		{"naming the operator as the actor", []string{actAs(rt.Operator), `UPDATE clock SET epoch = epoch + 1`},
+		{"naming the operator as the actor", []string{actAs(rt.Operator), `SELECT tick(0, 0)`},
 			[]string{"may not act as agent " + rt.Operator}},
-		{"naming no one", []string{`UPDATE clock SET epoch = epoch + 1`}, []string{"names no agent"}},
+		{"naming no one", []string{`SELECT tick(0, 0)`}, []string{"names no agent"}},
 		{"an event in the operator's name", []string{actAs(rt.Standard),
 			`INSERT INTO events (epoch, operation, agent_id, at) VALUES (1, 'MERGE', 'operator', now())`},
 			[]string{"in the name of operator"}},

@@ -27,9 +27,6 @@ func (t *Tx) UnitCommit(id string) error {
 	} else if !ok {
 		return ErrNotFound
 	}
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	_, err := t.exec(`UPDATE units SET mode = 'committed', status = 'active' WHERE id = $1 AND mode = 'draft'`, id)
 	return err
 }
@@ -66,26 +63,18 @@ func (t *Tx) UnitSeqAlign(id string) error {
 	if err != nil || n <= 0 {
 		return nil
 	}
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	if _, err = t.exec(`UPDATE units SET seq = $1 WHERE id = $2 AND seq <> $1
 		AND NOT EXISTS (SELECT 1 FROM units WHERE seq = $1)`, n, id); err != nil {
 		return err
 	}
-	t.nextUnit = max(t.nextUnit, n+1)
-	return nil
+	_, err = t.exec(`SELECT align_numbers()`)
+	return err
 }
 
 // UnitSeqNext is the sequence number the next unit gets: one more than
-// the largest stored.
+// the largest stored (an import numbers its units from it, then aligns
+// the sequence past them).
 func (t *Tx) UnitSeqNext() (int64, error) {
-	if t.write {
-		if err := t.holdClock(); err != nil {
-			return 0, err
-		}
-		return t.nextUnit, nil
-	}
 	var n int64
 	err := t.row(`SELECT coalesce(max(seq), 0) + 1 FROM units`).Scan(&n)
 	return n, err

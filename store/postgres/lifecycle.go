@@ -63,6 +63,9 @@ func (s *Store) drop(ctx context.Context) error {
 	rows, err := tx.Query(ctx, `SELECT format('DROP TABLE IF EXISTS %I.%I CASCADE', n.nspname, c.relname)
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')
 		UNION ALL
+		SELECT format('DROP SEQUENCE IF EXISTS %I.%I CASCADE', n.nspname, c.relname)
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'S'
+		UNION ALL
 		SELECT format('DROP FUNCTION IF EXISTS %I.%I(%s) CASCADE', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
 		FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1`, s.schema)
 	if err != nil {

@@ -44,9 +44,6 @@ func (t *Tx) eachBallot(query string, args []any, fn func(model.Ballot) error) e
 
 // BallotPut casts b, or replaces the voter's earlier ballot.
 func (t *Tx) BallotPut(b model.Ballot) error {
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	t.later(putBallotSQL, []any{b.ConflictID, b.VoterID, b.Choice, b.Rationale, b.Epoch, b.CastAt}, nil)
 	return nil
 }
@@ -58,9 +55,6 @@ const putBallotSQL = `INSERT INTO votes (conflict_id, voter_id, choice, rational
 
 // BallotClear removes the ballots of a conflict's earlier vote.
 func (t *Tx) BallotClear(conflictID string) error {
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	t.later(`DELETE FROM votes WHERE conflict_id = $1`, []any{conflictID}, nil)
 	return nil
 }
@@ -79,10 +73,10 @@ func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 	return out, nil
 }
 
-// NotificationInsert puts n in its agent's outbox and returns its id: the next,
-// given by the transaction, which holds the clock.
+// NotificationInsert puts n in its agent's outbox and returns its id: the
+// next of the sequence.
 func (t *Tx) NotificationInsert(n model.Notification) (int64, error) {
-	id, err := t.nextID("notifications")
+	id, err := t.nextSeq("notifications")
 	if err != nil {
 		return 0, err
 	}
@@ -133,13 +127,26 @@ func (t *Tx) notifications(where string, args ...any) ([]model.Notification, err
 	return out, err
 }
 
-// Inbox lists an agent's notifications after id since, oldest first, at
-// most limit (0: all).
+// Inbox lists an agent's notifications after the one numbered since,
+// oldest first, at most limit (0: all).
+//
+// Writes commit in parallel and take ids as they go, so a notification
+// with a smaller id may commit after one with a larger. The outbox is
+// read in the order of (writing transaction, id), and only below the
+// oldest write of the field still running (tail_horizon in the schema):
+// nothing can appear there any more,
+// so what was read once stays where it was, and the next read after it
+// misses nothing. since names a notification of the agent's (its place
+// in that order); 0, or a number that is none of the agent's, reads from
+// the first notification numbered above it.
 func (t *Tx) Inbox(agentID string, since int64, limit int) ([]model.Notification, error) {
+	where := `WHERE agent_id = $1 AND xid < (SELECT tail_horizon())
+		AND coalesce((xid, id) > ((SELECT xid FROM notifications WHERE agent_id = $1 AND id = $2), $2), id > $2)
+		ORDER BY xid, id`
 	if limit <= 0 {
-		return t.notifications(`WHERE agent_id = $1 AND id > $2 ORDER BY id`, agentID, since)
+		return t.notifications(where, agentID, since)
 	}
-	return t.notifications(`WHERE agent_id = $1 AND id > $2 ORDER BY id LIMIT $3`, agentID, since, limit)
+	return t.notifications(where+` LIMIT $3`, agentID, since, limit)
 }
 
 // NotificationsOfConflict lists the notifications sent about a conflict.
@@ -148,9 +155,9 @@ func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, e
 }
 
 // EventAppend adds e to the append-only log and returns its id (the
-// next, given by the transaction).
+// next of the sequence).
 func (t *Tx) EventAppend(e model.Event) (int64, error) {
-	id, err := t.nextID("events")
+	id, err := t.nextSeq("events")
 	if err != nil {
 		return 0, err
 	}

@@ -10,15 +10,24 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The change signal. Every write ticks the clock, and a trigger on the
-// clock row sends NOTIFY on the channel "arbiter <schema>" with the new
-// epoch: PostgreSQL delivers it when the writing transaction commits,
-// and never for one that rolls back, whoever wrote (arbiter or another
-// program that follows the field format). A Store that is asked to wait
-// for changes listens on a connection of its own and wakes its waiters
-// at each notification; a slow poll of the clock (backstop) covers a
-// notification lost with a broken connection, and while the listening
-// connection is being made again.
+// The change signal. Every write ticks (tick() in the schema), which
+// sends NOTIFY on the channel "arbiter <schema>" with its epoch:
+// PostgreSQL delivers it when the writing transaction commits, and never
+// for one that rolls back, whoever wrote (arbiter or another program that
+// follows the field format). A Store that is asked to wait for changes
+// listens on a connection of its own and wakes its waiters at each
+// notification; a slow poll (backstop) covers a notification lost with a
+// broken connection, and while the listening connection is being made
+// again.
+//
+// The change number (Changed) is the transaction id of the newest tick
+// below the oldest write of the field still running (tail_horizon): writes commit in parallel,
+// so a newer tick may commit before an older one, and a number taken
+// from all committed ticks could stay the same across the older one's
+// commit. Below that horizon nothing more can appear, so the number grows
+// with every commit once the writes before it have ended, and never
+// misses one. A write of the field left open holds the number back (not
+// over idle_in_transaction_session_timeout, 60 s, for arbiter's own).
 
 // backstop is how often a waiter reads the clock when nothing woke it.
 const backstop = 3 * time.Second
@@ -39,17 +48,19 @@ func (s *Store) Polling() string {
 	return s.changes.polling()
 }
 
-// Changed is the field's epoch: every write ticks it once, so it changes
-// with every commit, by anyone.
+// Changed is the field's change number (see above): it changes with
+// every commit, by anyone.
 func (s *Store) Changed(ctx context.Context) (int64, error) {
 	var e int64
-	if err := s.queryRow(ctx, `SELECT epoch FROM clock WHERE id = 1`).Scan(&e); err != nil {
+	if err := s.queryRow(ctx, changedSQL).Scan(&e); err != nil {
 		return 0, s.translate("WATCH", err)
 	}
 	return e, nil
 }
 
-// WaitChange returns the field's epoch once it differs from since: at
+const changedSQL = `SELECT coalesce(max(xid)::text::bigint, 0) FROM ticks WHERE xid < (SELECT tail_horizon())`
+
+// WaitChange returns the field's change number once it differs from since: at
 // once if it already does, else when another commit's notification
 // arrives (or the backstop finds it moved), or with ctx's error.
 func (s *Store) WaitChange(ctx context.Context, since int64) (int64, error) {

@@ -570,6 +570,165 @@ CREATE FUNCTION locked_conflict(conflict text) RETURNS SETOF conflicts LANGUAGE 
 	AS $$ SELECT * FROM conflicts WHERE id = conflict FOR NO KEY UPDATE $$;
 REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 `,
+
+	// 2: parallel commits (docs/field-format.md, "Transactions on
+	// PostgreSQL"): no row every write holds until it commits. Epochs
+	// come from the ticks committed writes leave, sequence numbers and
+	// ids from sequences, the counts per status from rows each write
+	// adds; the log and the outboxes carry the writing transaction's id
+	// for readers that tail them.
+	`
+CREATE TABLE ticks (
+	epoch bigint NOT NULL CHECK (epoch > 0),
+	xid   xid8   NOT NULL DEFAULT pg_current_xact_id()
+);
+CREATE INDEX ticks_epoch ON ticks (epoch);
+CREATE INDEX ticks_xid ON ticks (xid);
+INSERT INTO ticks (epoch) SELECT epoch FROM clock WHERE epoch > 0;
+
+-- tick is a write's epoch: one more than the largest epoch of the writes
+-- its snapshot holds, than its own last one (mine) and than one received
+-- (the Lamport receive rule). Writes that see nothing of each other may
+-- share an epoch. It leaves a tick and announces the change, which
+-- PostgreSQL delivers at COMMIT, never for a write rolled back.
+CREATE FUNCTION tick(mine bigint, received bigint) RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
+	SET search_path FROM CURRENT AS $$
+DECLARE
+	e bigint;
+BEGIN
+	PERFORM acting_agent();
+	e := greatest((SELECT coalesce(max(epoch), 0) FROM ticks), mine, received) + 1;
+	INSERT INTO ticks (epoch) VALUES (e);
+	PERFORM pg_notify('arbiter ' || current_schema(), e::text);
+	RETURN e;
+END $$;
+
+DROP TABLE clock CASCADE;
+DROP FUNCTION announce();
+DROP FUNCTION next_ids();
+
+CREATE SEQUENCE unit_seqs AS bigint MINVALUE 0;
+CREATE SEQUENCE conflict_seqs AS bigint MINVALUE 0;
+CREATE SEQUENCE notification_ids AS bigint MINVALUE 0;
+CREATE SEQUENCE event_ids AS bigint MINVALUE 0;
+
+-- align_numbers moves each sequence past the largest number stored, after
+-- rows were stored with numbers of their own (a copy, an import).
+CREATE FUNCTION align_numbers() RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	PERFORM setval('unit_seqs', greatest((SELECT coalesce(max(seq), 0) FROM units), (SELECT last_value FROM unit_seqs)));
+	PERFORM setval('conflict_seqs', greatest((SELECT coalesce(max(seq), 0) FROM conflicts), (SELECT last_value FROM conflict_seqs)));
+	PERFORM setval('notification_ids', greatest((SELECT coalesce(max(id), 0) FROM notifications), (SELECT last_value FROM notification_ids)));
+	PERFORM setval('event_ids', greatest((SELECT coalesce(max(id), 0) FROM events), (SELECT last_value FROM event_ids)));
+END $$;
+SELECT align_numbers();
+
+-- next_number is the next sequence number of units or conflicts, or id of
+-- notifications or events: unique, growing, with a gap where a write
+-- that took one rolled back.
+CREATE FUNCTION next_number(kind text) RETURNS bigint LANGUAGE sql VOLATILE SECURITY DEFINER
+	SET search_path FROM CURRENT
+	AS $$ SELECT nextval(CASE kind WHEN 'units' THEN 'unit_seqs' WHEN 'conflicts' THEN 'conflict_seqs'
+		WHEN 'notifications' THEN 'notification_ids' ELSE 'event_ids' END::regclass) $$;
+
+CREATE OR REPLACE FUNCTION next_seq() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	NEW.seq := next_number(TG_TABLE_NAME);
+	RETURN NEW;
+END $$;
+CREATE OR REPLACE FUNCTION next_id() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	NEW.id := next_number(TG_TABLE_NAME);
+	RETURN NEW;
+END $$;
+
+-- The tail of the log and of the outboxes: rows in the order of (xid,
+-- id), read only below the oldest write of the field still running
+-- (tail_horizon). A write says it writes the field as it begins, before
+-- it has a transaction id (begin_write: a lock every write shares, which
+-- no one waits for).
+CREATE FUNCTION begin_write() RETURNS void LANGUAGE sql VOLATILE SET search_path FROM CURRENT
+	AS $$ SELECT pg_advisory_xact_lock_shared(1634886249, hashtext(current_schema())) $$;
+
+-- tail_horizon is the transaction id below which no write of the field
+-- can commit any more, as the caller's snapshot sees the field: the
+-- smallest of the transactions running at the snapshot that write the
+-- field (they hold begin_write's lock), or may have (they ended since,
+-- and the snapshot cannot tell); else the snapshot's xmax. A transaction
+-- of another field, database or program does not hold it back.
+CREATE FUNCTION tail_horizon() RETURNS xid8 LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+DECLARE
+	snap pg_snapshot := pg_current_snapshot();
+	h xid8 := pg_snapshot_xmax(snap);
+	running xid8[];
+	writers bigint[];
+	x xid8;
+BEGIN
+	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
+		IF pg_xact_status(x) = 'in progress' THEN
+			running := running || x;
+		ELSE
+			h := least(h, x);
+		END IF;
+	END LOOP;
+	IF running IS NULL THEN
+		RETURN h;
+	END IF;
+	SELECT array_agg(t.transactionid::text::bigint) INTO writers
+		FROM pg_locks a JOIN pg_locks t ON t.virtualtransaction = a.virtualtransaction AND t.locktype = 'transactionid'
+		WHERE a.locktype = 'advisory' AND a.granted AND a.objsubid = 2
+			AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND a.classid = 1634886249::oid AND a.objid = hashtext(current_schema())::oid;
+	FOREACH x IN ARRAY running LOOP
+		IF (x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}')) OR pg_xact_status(x) <> 'in progress' THEN
+			h := least(h, x);
+		END IF;
+	END LOOP;
+	RETURN h;
+END $$;
+
+ALTER TABLE events ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+ALTER TABLE events ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
+CREATE INDEX events_tail ON events (xid, id);
+ALTER TABLE notifications ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+ALTER TABLE notifications ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
+CREATE INDEX notifications_tail ON notifications (agent_id, xid, id);
+
+-- The counts per status: each write adds its changes as rows (no row that
+-- every write updates); compact_counts sums them up now and then.
+ALTER TABLE conflict_counts DROP CONSTRAINT conflict_counts_pkey;
+CREATE INDEX conflict_counts_status ON conflict_counts (status);
+
+CREATE OR REPLACE FUNCTION on_conflicts_inserted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	INSERT INTO conflict_counts (status, n) SELECT status, count(*) FROM new_rows GROUP BY status;
+	INSERT INTO conflict_words (seq, words)
+		SELECT seq, words_of(description, unit_a, unit_b) FROM new_rows;
+	RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION on_conflicts_updated() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	INSERT INTO conflict_counts (status, n)
+		SELECT status, sum(k) FROM (
+			SELECT o.status, -1 AS k FROM old_rows o JOIN new_rows n ON n.seq = o.seq WHERE o.status <> n.status
+			UNION ALL
+			SELECT n.status, 1 FROM old_rows o JOIN new_rows n ON n.seq = o.seq WHERE o.status <> n.status
+		) d GROUP BY status;
+	RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION on_conflicts_deleted() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	INSERT INTO conflict_counts (status, n) SELECT status, -count(*) FROM old_rows GROUP BY status;
+	DELETE FROM conflict_words WHERE seq IN (SELECT seq FROM old_rows);
+	RETURN NULL;
+END $$;
+
+CREATE FUNCTION compact_counts() RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+	WITH gone AS (DELETE FROM conflict_counts RETURNING status, n)
+	INSERT INTO conflict_counts (status, n) SELECT status, sum(n) FROM gone GROUP BY status $$;
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

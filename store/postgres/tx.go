@@ -14,40 +14,41 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// How a write holds what it reads, and why.
+// How writes commit in parallel, and why they stay right.
 //
-// A write transaction runs at READ COMMITTED and takes row locks, not
-// SERIALIZABLE with retries. Every write ticks the Lamport clock, one row
-// that every writer updates: under SERIALIZABLE, any two writes that
-// overlap in time would conflict on it and all but one fail, so writers
-// would retry each other to a standstill. Row locks give the SQLite
-// engine's semantics with two points of serialisation instead of one
-// lock on the whole field:
+// A write transaction runs at REPEATABLE READ and locks the rows it
+// decides on; nothing else is shared. Writes about different conflicts
+// and units commit at the same time; two writes of one row wait for each
+// other, and the later one starts again (below).
 //
-//   - Until it holds the clock, a write reads each conflict and unit it
-//     looks up with SELECT … FOR NO KEY UPDATE: no other write can change
-//     them until it commits, so the decision it takes on them stays true
-//     (two deciders of one conflict: the second waits, then reads the
-//     conflict the first wrote, and is refused). Writes about other
-//     conflicts and units go on at the same time.
-//   - EpochTick (or EpochWitness) updates the clock row, which it then holds until
-//     commit: epochs, notification and event ids are given in commit
-//     order, so "epoch > last seen" and "id > last seen" never skip a
-//     commit. Once a write holds the clock no other write can commit, so
-//     it reads without locks; the rows it writes after the tick are the
-//     ones only one writer at a time writes (the counts per status).
-//     Review reads first and ticks last, so the clock is held only for
-//     a decision's writes and its commit.
-//   - Creating an id from the largest sequence number, and any write
-//     before a tick, take the clock first.
+//   - A write's snapshot is taken at its first statement, and everything
+//     it reads comes from it. Its epoch (EpochTick, EpochWitness: tick()
+//     in the schema) is one more than the largest epoch of the writes
+//     that snapshot holds: a write that read another's result has a
+//     larger epoch; writes that saw nothing of each other may share one.
+//     Each tick leaves a row in ticks, which commits or rolls back with
+//     the write: the field's epoch (Epoch) is the largest committed.
+//   - A write reads each conflict and unit it looks up with SELECT … FOR
+//     NO KEY UPDATE: no other write changes them until it commits, so the
+//     decision it takes on them holds. A row another write changed and
+//     committed after the snapshot cannot be locked (serialization
+//     failure): the write starts again with a new snapshot, and then sees
+//     it (two deciders of one conflict: the second, run again, reads the
+//     conflict the first decided, and is refused).
+//   - Sequence numbers and ids come from sequences: unique, growing, with
+//     gaps where a write that took one rolled back. They follow no commit
+//     order; readers that tail the log or an outbox read below the oldest
+//     transaction still running, in (xid, id) order (log.go), and the
+//     change number is the newest tick below it (notify.go).
+//   - The counts per status are rows each write adds, not rows every
+//     write updates.
 //
 // A lock is waited for up to the busy timeout (lock_timeout), then the
 // write fails with FIELD_BUSY. A deadlock (two writes locking the same
-// units in opposite orders) or a serialization failure (a foreign
-// program's SERIALIZABLE transaction) is retried, up to maxAttempts
-// times, then FIELD_BUSY too. Reads run in REPEATABLE READ READ ONLY
-// transactions: one snapshot, no locks, never refused.
-const maxAttempts = 4
+// units in opposite orders) or a serialization failure is retried, up to
+// maxAttempts times, then FIELD_BUSY too. Reads run in REPEATABLE READ
+// READ ONLY transactions: one snapshot, no locks, never refused.
+const maxAttempts = 8
 
 // Tx is one transaction on the field.
 type Tx struct {
@@ -55,9 +56,8 @@ type Tx struct {
 	conn  *pgx.Conn
 	s     *Store
 	write bool
-	// clock is whether the transaction holds the clock row, since held.
-	clock bool
-	held  time.Time
+	// epoch is the last epoch the transaction ticked, 0 if none.
+	epoch int64
 	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
@@ -69,9 +69,6 @@ type Tx struct {
 	// locked are the conflicts whose rows the transaction locked, and
 	// the version each is at now.
 	locked map[string]int64
-	// The next sequence numbers and ids this transaction gives, known
-	// once it holds the clock (0: not yet).
-	nextUnit, nextConflict, nextNote, nextEvent int64
 }
 
 // Write runs fn in a write transaction (see above); fn's error rolls it
@@ -195,7 +192,7 @@ func (t *Tx) send(sql string, args []any) (pgx.BatchResults, error) {
 	if !t.begun {
 		t.begun = true
 		if t.write {
-			b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE")
+			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ WRITE")
 		} else {
 			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 		}
@@ -203,6 +200,11 @@ func (t *Tx) send(sql string, args []any) (pgx.BatchResults, error) {
 		if t.s.pooled {
 			// Behind a pooler, the session's settings (pooler.go).
 			b.Queue(setLocalSQL, t.s.local...)
+			checks = append(checks, nil)
+		}
+		if t.write {
+			// Before anything gives it a transaction id (log.go).
+			b.Queue(`SELECT begin_write()`)
 			checks = append(checks, nil)
 		}
 	}
@@ -295,9 +297,6 @@ func (t *Tx) commit() error {
 	if tag.String() != "COMMIT" {
 		return errors.New("the transaction was rolled back by the server")
 	}
-	if t.clock && t.s.holds != nil {
-		t.s.holds(time.Since(t.held))
-	}
 	return nil
 }
 
@@ -345,101 +344,52 @@ func (t *Tx) AgentActAs(agentID string) error {
 	return nil
 }
 
-// holdClock takes the clock row, if the transaction does not hold it
-// yet: from then on no other write commits before this one. (An update
-// that leaves the epoch as it is: RETURNING is computed once the row is
-// locked, which a SELECT … FOR UPDATE's list is not.)
-func (t *Tx) holdClock() error {
-	if !t.write || t.clock {
-		return nil
-	}
-	var e int64
-	return t.clockRow(`UPDATE clock SET epoch = epoch WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
-}
-
-// clockRow runs a statement that takes the clock and returns its epoch
-// and next_ids(): the largest sequence numbers and ids, read after the
-// clock was taken, from which the transaction gives the next ones.
-func (t *Tx) clockRow(sql string, args []any, epoch *int64) error {
-	var ids []int64
-	if err := t.row(sql, args...).Scan(epoch, &ids); err != nil {
-		return err
-	}
-	if len(ids) != 4 {
-		return fmt.Errorf("next_ids gave %d numbers, not 4", len(ids))
-	}
-	t.clock, t.held = true, time.Now()
-	t.nextUnit, t.nextConflict, t.nextNote, t.nextEvent = ids[0]+1, ids[1]+1, ids[2]+1, ids[3]+1
-	return nil
-}
-
-// lock is the locking clause of a write's lookup of one row, while it
-// does not hold the clock (see the comment at the top).
+// lock is the locking clause of a write's lookup of one row (see the
+// comment at the top).
 func (t *Tx) lock() string {
-	if t.write && !t.clock {
+	if t.write {
 		return ` FOR NO KEY UPDATE`
 	}
 	return ``
 }
 
-// Epoch is the field's Lamport clock now.
+// Epoch is the field's Lamport clock now: the largest epoch of the writes
+// the transaction sees, its own included.
 func (t *Tx) Epoch() (int64, error) {
 	var e int64
-	err := t.row(`SELECT epoch FROM clock WHERE id = 1`).Scan(&e)
-	return e, err
+	err := t.row(`SELECT coalesce(max(epoch), 0) FROM ticks`).Scan(&e)
+	return max(e, t.epoch), err
 }
 
-// EpochTick advances the clock by one and returns the new epoch; the
-// transaction holds the clock until it ends.
-func (t *Tx) EpochTick() (int64, error) {
-	var e int64
-	if t.clock {
-		err := t.row(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`).Scan(&e)
-		return e, err
-	}
-	err := t.clockRow(`UPDATE clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch, next_ids()`, nil, &e)
-	return e, err
-}
+// EpochTick returns the write's next epoch: one more than the largest it
+// has seen.
+func (t *Tx) EpochTick() (int64, error) { return t.tick(0) }
 
 // EpochWitness applies the Lamport receive rule: the clock becomes
 // max(local, received) + 1.
-func (t *Tx) EpochWitness(received int64) (int64, error) {
+func (t *Tx) EpochWitness(received int64) (int64, error) { return t.tick(received) }
+
+func (t *Tx) tick(received int64) (int64, error) {
 	var e int64
-	if t.clock {
-		err := t.row(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch`, received).Scan(&e)
-		return e, err
+	if err := t.row(`SELECT tick($1, $2)`, t.epoch, received).Scan(&e); err != nil {
+		return 0, err
 	}
-	err := t.clockRow(`UPDATE clock SET epoch = greatest(epoch, $1) + 1 WHERE id = 1 RETURNING epoch, next_ids()`, []any{received}, &e)
-	return e, err
+	t.epoch = e
+	if e%compactEvery == 0 {
+		t.later(`SELECT compact_counts()`, nil, nil)
+	}
+	return e, nil
 }
 
-// nextSeq gives the next sequence number of units or conflicts; the
-// transaction holds the clock, so no other write takes the same.
+// compactEvery is how many epochs go by between sums of the counts'
+// rows (conflict_counts), by the write that ticks a multiple of it.
+const compactEvery = 256
+
+// nextSeq gives the next sequence number of units or conflicts.
 func (t *Tx) nextSeq(table string) (int64, error) {
-	if err := t.holdClock(); err != nil {
-		return 0, err
-	}
-	next := &t.nextUnit
-	if table == "conflicts" {
-		next = &t.nextConflict
-	}
-	seq := *next
-	*next = seq + 1
-	return seq, nil
-}
-
-// nextID gives the next id of notifications or events.
-func (t *Tx) nextID(table string) (int64, error) {
-	if err := t.holdClock(); err != nil {
-		return 0, err
-	}
-	next := &t.nextNote
-	if table == "events" {
-		next = &t.nextEvent
-	}
-	id := *next
-	*next = id + 1
-	return id, nil
+	var n int64
+	err := t.row(`SELECT next_number($1)`, table).Scan(&n)
+	return n, err
 }
 
 func notFound(err error) error {

@@ -104,9 +104,6 @@ func unitArgs(seq int64, u model.Unit) []any {
 // UnitSetStatus changes a unit's status (with the next statement: a
 // unit that is not there is ErrNotFound then).
 func (t *Tx) UnitSetStatus(id string, s model.UnitStatus) error {
-	if err := t.holdClock(); err != nil {
-		return err
-	}
 	t.later(`UPDATE units SET status = $1 WHERE id = $2`, []any{string(s), id}, func(br pgx.BatchResults) error {
 		tag, err := br.Exec()
 		if err == nil && tag.RowsAffected() == 0 {

@@ -518,7 +518,8 @@ func testVotedOn(t *testing.T, e Engine) {
 
 // Writers on separate connections, at once, each storing a unit, a
 // notification and an event: every write goes through, no id is given
-// twice, and ids follow the order the writes ticked the clock in.
+// twice, and the outbox read whole or page after page gives every
+// notification once, in the same order.
 func testConcurrentIDs(t *testing.T, e Engine) {
 	st, name := field(t, e)
 	write(t, st, func(tx store.Tx) error { _, err := tx.UnitInsert(unit("mem-001", 1)); return err })
@@ -530,6 +531,7 @@ func testConcurrentIDs(t *testing.T, e Engine) {
 		f := e.Open(t, name, store.Options{})
 		wg.Go(func() {
 			for i := range each {
+				var g got
 				err := f.Write(context.Background(), func(tx store.Tx) error {
 					if i%2 == 0 { // some writes lock a unit first, as RECORD does
 						if _, err := tx.UnitExists("mem-001"); err != nil {
@@ -548,26 +550,51 @@ func testConcurrentIDs(t *testing.T, e Engine) {
 						return err
 					}
 					ev, err := tx.EventAppend(model.Event{Epoch: epoch, Operation: "NOTE", AgentID: "a1", At: now()})
-					results <- got{epoch, n, ev}
+					g = got{epoch, n, ev}
 					return err
 				})
 				if err != nil {
 					t.Errorf("writer %d: %v", w, err)
 					return
 				}
+				results <- g
 			}
 		})
 	}
 	wg.Wait()
 	close(results)
-	var all []got
+	notes, events := map[int64]bool{}, map[int64]bool{}
 	for r := range results {
-		all = append(all, r)
+		if notes[r.note] || events[r.event] {
+			t.Fatalf("an id given twice: %+v", r)
+		}
+		notes[r.note], events[r.event] = true, true
 	}
-	slices.SortFunc(all, func(a, b got) int { return int(a.epoch - b.epoch) })
-	for i := 1; i < len(all); i++ {
-		if all[i].note <= all[i-1].note || all[i].event <= all[i-1].event {
-			t.Fatalf("ids out of the clock's order: %+v then %+v", all[i-1], all[i])
+	var whole, paged []int64
+	read(t, st, func(tx store.Tx) error {
+		all, err := tx.Inbox("a1", 0, 0)
+		for _, n := range all {
+			whole = append(whole, n.ID)
+		}
+		return err
+	})
+	for since := int64(0); ; {
+		var page []model.Notification
+		read(t, st, func(tx store.Tx) (err error) { page, err = tx.Inbox("a1", since, 7); return err })
+		for _, n := range page {
+			paged = append(paged, n.ID)
+		}
+		if len(page) < 7 {
+			break
+		}
+		since = page[len(page)-1].ID
+	}
+	if len(whole) != writers*each || !slices.Equal(whole, paged) {
+		t.Fatalf("the outbox whole %v, page after page %v; want the %d notifications in one order", whole, paged, writers*each)
+	}
+	for _, id := range whole {
+		if !notes[id] {
+			t.Fatalf("the outbox holds %d, which no write gave", id)
 		}
 	}
 	read(t, st, func(tx store.Tx) error {

@@ -39,7 +39,7 @@ func Run(t *testing.T, e Engine) {
 		{"IDsAreSequentialAndImportedOnesKept", testIDs},
 		{"UpdateConflictStaleWritesNothing", testStale},
 		{"RacingUpdatesOfOneConflictLetOneWin", testRacingUpdates},
-		{"ConcurrentWritersGetIDsInCommitOrder", testConcurrentIDs},
+		{"ConcurrentWritersGetUniqueIDsAndOneOutboxOrder", testConcurrentIDs},
 		{"AFailedWriteWritesNothing", testRollback},
 		{"ReadOnlyRefusesWrites", testReadOnly},
 		{"UnitsRoundTrip", testUnitsRoundTrip},
