@@ -656,7 +656,7 @@ CREATE FUNCTION begin_write() RETURNS void LANGUAGE sql VOLATILE SET search_path
 -- field (they hold begin_write's lock), or may have (they ended since,
 -- and the snapshot cannot tell); else the snapshot's xmax. A transaction
 -- of another field, database or program does not hold it back.
-CREATE FUNCTION tail_horizon() RETURNS xid8 LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+CREATE FUNCTION tail_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
 DECLARE
 	snap pg_snapshot := pg_current_snapshot();
 	h xid8 := pg_snapshot_xmax(snap);
