@@ -585,6 +585,17 @@ CREATE TABLE ticks (
 CREATE INDEX ticks_epoch ON ticks (epoch);
 CREATE INDEX ticks_xid ON ticks (xid);
 INSERT INTO ticks (epoch) SELECT epoch FROM clock WHERE epoch > 0;
+-- Whoever could read the log of a field made before may read its ticks.
+DO $$
+DECLARE
+	r text;
+BEGIN
+	FOR r IN SELECT DISTINCT grantee FROM information_schema.role_table_grants
+		WHERE table_schema = current_schema() AND table_name = 'events' AND privilege_type = 'SELECT' AND grantee <> current_user
+	LOOP
+		EXECUTE 'GRANT SELECT ON ticks TO ' || CASE WHEN r = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(r) END;
+	END LOOP;
+END $$;
 
 -- tick is a write's epoch: one more than the largest epoch of the writes
 -- its snapshot holds, than its own last one (mine) and than one received
