@@ -157,7 +157,12 @@ func (t *Tx) NotificationsOfConflict(conflictID string) ([]model.Notification, e
 // EventAppend adds e to the append-only log and returns its id (the
 // next of the sequence).
 func (t *Tx) EventAppend(e model.Event) (int64, error) {
-	id, err := t.nextSeq("events")
+	id := t.event
+	t.event = 0
+	var err error
+	if id == 0 {
+		id, err = t.nextSeq("events")
+	}
 	if err != nil {
 		return 0, err
 	}

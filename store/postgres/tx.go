@@ -58,6 +58,9 @@ type Tx struct {
 	write bool
 	// epoch is the last epoch the transaction ticked, 0 if none.
 	epoch int64
+	// event is an event id taken with the tick, for the event that
+	// nearly every write that ticks appends (0: none taken).
+	event int64
 	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
@@ -363,18 +366,26 @@ func (t *Tx) Epoch() (int64, error) {
 
 // EpochTick returns the write's next epoch: one more than the largest it
 // has seen.
-func (t *Tx) EpochTick() (int64, error) { return t.tick(0) }
+func (t *Tx) EpochTick() (int64, error) { return t.tick(0, true) }
 
 // EpochWitness applies the Lamport receive rule: the clock becomes
 // max(local, received) + 1.
-func (t *Tx) EpochWitness(received int64) (int64, error) { return t.tick(received) }
+func (t *Tx) EpochWitness(received int64) (int64, error) { return t.tick(received, false) }
 
-func (t *Tx) tick(received int64) (int64, error) {
-	var e int64
-	if err := t.row(`SELECT tick($1, $2)`, t.epoch, received).Scan(&e); err != nil {
+// tick ticks; with event, it takes the id of the event the write will
+// append in the same round trip (one that then appends none leaves a gap
+// in the ids). An import or copy that receives epochs appends its events
+// with ids of their own.
+func (t *Tx) tick(received int64, event bool) (int64, error) {
+	var e, id int64
+	if err := t.row(`SELECT tick($1, $2), CASE WHEN $3 THEN next_number('events') ELSE 0 END`,
+		t.epoch, received, event && t.event == 0).Scan(&e, &id); err != nil {
 		return 0, err
 	}
 	t.epoch = e
+	if id != 0 {
+		t.event = id
+	}
 	if e%compactEvery == 0 {
 		t.later(`SELECT compact_counts()`, nil, nil)
 	}
