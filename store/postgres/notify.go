@@ -26,8 +26,11 @@ import (
 // from all committed ticks could stay the same across the older one's
 // commit. Below that horizon nothing more can appear, so the number grows
 // with every commit once the writes before it have ended, and never
-// misses one. A write of the field left open holds the number back (not
-// over idle_in_transaction_session_timeout, 60 s, for arbiter's own).
+// misses one. (It may step back for a moment, when a transaction that
+// was running as the snapshot was taken ends while the horizon is
+// reckoned: a reader then reads once more for nothing.) A write of the
+// field left open holds the number back (not over
+// idle_in_transaction_session_timeout, 60 s, for arbiter's own).
 
 // backstop is how often a waiter reads the clock when nothing woke it.
 const backstop = 3 * time.Second
