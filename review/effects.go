@@ -27,6 +27,10 @@ func notify(tx store.Tx, ids []string, n model.Notification, actors ...string) (
 			asked[e.AgentID] = e.RequiresAction
 		}
 	}
+	hooks, err := tx.Hooks("")
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	out := []string{}
 	for _, id := range ids {
@@ -53,8 +57,14 @@ func notify(tx store.Tx, ids []string, n model.Notification, actors ...string) (
 			return nil, err
 		}
 		m.ID = nid
-		if err := queueDeliveries(tx, m); err != nil {
-			return nil, err
+		for _, h := range hooks {
+			if h.AgentID != id || !h.Wants(m.Event) {
+				continue
+			}
+			if err := tx.DeliveryInsert(model.Delivery{ID: model.NewDeliveryID(), HookID: h.ID, NotificationID: nid,
+				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt}); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, id)
 	}
@@ -122,5 +132,3 @@ func mustJSON(v any) json.RawMessage {
 
 func sortStrings(s []string) { sort.Strings(s) }
 
-// queueDeliveries writes, for now, nothing: hooks come later.
-func queueDeliveries(tx store.Tx, n model.Notification) error { return nil }
