@@ -131,4 +131,3 @@ func mustJSON(v any) json.RawMessage {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
-
