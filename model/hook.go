@@ -19,6 +19,12 @@ const (
 	FormatSlack HookFormat = "slack"
 )
 
+// NoticeEvents are the events notices are sent for: what a hook's
+// --events may name.
+var NoticeEvents = []string{EventConflictDetected, EventConflictResolved, EventConflictEscalated, EventVoteOpened,
+	EventVoteClosed, EventConflictReopened, EventConflictRework, EventConflictReminder, EventConflictOverdue,
+	EventConflictTimeout, EventPolicyChanged}
+
 // Valid reports whether f is a known format.
 func (f HookFormat) Valid() bool { return f == FormatStandard || f == FormatSlack }
 
