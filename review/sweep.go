@@ -179,11 +179,3 @@ func remind(tx store.Tx, d model.ConflictDetail, at time.Time, reminders int) (*
 	return &model.SweepAction{ConflictID: c.ID, Kind: kind, Fallback: r.Fallback, Status: c.Status, Owner: r.Owner,
 		Result: result, NotifiedAgents: notified, Epoch: epoch}, nil
 }
-
-func ballotVoters(ballots []model.Ballot) []string {
-	out := make([]string, 0, len(ballots))
-	for _, b := range ballots {
-		out = append(out, b.VoterID)
-	}
-	return out
-}

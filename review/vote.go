@@ -126,10 +126,6 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 	}
 	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
 	result, winner := resp.Tally.Decide(c, d.Policy.Tie)
-	ballotVoters := make([]string, 0, len(resp.Ballots))
-	for _, b := range resp.Ballots {
-		ballotVoters = append(ballotVoters, b.VoterID)
-	}
 	tally := fmt.Sprintf("%d–%d at quorum %d", max(resp.Tally.ForA, resp.Tally.ForB), min(resp.Tally.ForA, resp.Tally.ForB), resp.Tally.Quorum)
 	switch result {
 	case model.VoteWon:
