@@ -29,8 +29,8 @@ type Options struct {
 	// Open is the command that opens the field, for slack messages'
 	// one-line command (default "arbiter").
 	Open string
-	// Poll is how often Run looks for new deliveries when the field
-	// cannot say it changed (default 200 ms).
+	// Poll is how often Run asks a field that cannot say it changed
+	// whether it did (default 50 ms; the question is cheap).
 	Poll time.Duration
 	// Batch is how many deliveries one claim takes, and how many are sent
 	// at once (default 16).
@@ -56,7 +56,7 @@ func (o Options) withDefaults() Options {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	if o.Poll <= 0 {
-		o.Poll = 200 * time.Millisecond
+		o.Poll = 50 * time.Millisecond
 	}
 	if o.Batch <= 0 {
 		o.Batch = 16
@@ -132,8 +132,9 @@ func Once(ctx context.Context, st store.Field, opts Options) (Report, error) {
 }
 
 // Run sends deliveries until ctx ends: what is due at once, then each as
-// it becomes due — a new notice within Poll (at once on a field that
-// says when it changes), a retry at its time. It returns nil when ctx
+// it becomes due — a new notice as soon as the field says it changed (at
+// once on a field that can say so, else within Poll, which asks the field
+// only whether it changed), a retry at its time. It returns nil when ctx
 // ends, or the field's error.
 func Run(ctx context.Context, st store.Field, opts Options) error {
 	opts = opts.withDefaults()
@@ -150,22 +151,31 @@ func Run(ctx context.Context, st store.Field, opts Options) error {
 		if err := st.Read(ctx, func(tx store.Tx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
 			return done(ctx, err)
 		}
-		wait := time.Hour
+		due := time.Now().Add(time.Hour)
 		if next != nil {
-			wait = max(0, next.Sub(opts.Now()))
+			due = time.Now().Add(next.Sub(opts.Now()))
 		}
-		if notifier == nil {
-			wait = min(wait, opts.Poll)
-		}
-		wctx, cancel := context.WithTimeout(ctx, wait)
-		if notifier != nil {
-			if now, err := notifier.WaitChange(wctx, seen); err == nil {
-				seen = now
+		// Wait until the next delivery is due or the field changes.
+		for ctx.Err() == nil && time.Now().Before(due) {
+			if notifier != nil {
+				wctx, cancel := context.WithDeadline(ctx, due)
+				now, err := notifier.WaitChange(wctx, seen)
+				cancel()
+				if err == nil && now != seen {
+					seen = now
+					break
+				}
+				continue
 			}
-		} else {
-			<-wctx.Done()
+			select {
+			case <-ctx.Done():
+			case <-time.After(min(opts.Poll, time.Until(due))):
+			}
+			if now, err := st.Changed(ctx); err == nil && now != seen {
+				seen = now
+				break
+			}
 		}
-		cancel()
 		if ctx.Err() != nil {
 			return nil
 		}
