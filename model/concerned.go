@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,8 +42,10 @@ func (ch Change) NeedsOperators() bool {
 // Concerned is the one rule of who is told of a change to a conflict
 // (docs/escalations.md, "Who is told"), sorted and each once:
 //
-//   - a reminder or an overdue notice: only who it waits for (its owner,
-//     else every human operator);
+//   - a reminder or an overdue notice: only who it waits for: its owner,
+//     else every human operator; for a vote, the eligible voters who have
+//     not voted; for a rework, its authors (once overdue, and whoever sent
+//     it back);
 //   - anything else: both authors; the owner it is routed to (every human
 //     operator when escalated to nobody in particular); the owner it was
 //     routed to before (or every human operator), when it moves or is
@@ -63,6 +66,22 @@ func Concerned(ch Change) []string {
 		return nil
 	}
 	if ch.Event == EventConflictReminder || ch.Event == EventConflictOverdue {
+		switch a.Status {
+		case StatusPendingVote: // the voters who have not voted
+			var out []string
+			for _, v := range ch.Voters {
+				if !slices.ContainsFunc(ch.Ballots, func(b Ballot) bool { return b.VoterID == v }) {
+					out = append(out, v)
+				}
+			}
+			return uniqueSorted(out)
+		case StatusResolving: // the authors; once overdue, whoever sent it back too
+			out := slices.Clone(ch.Authors)
+			if ch.Event == EventConflictOverdue && a.Route != nil {
+				out = append(out, a.Route.Owner)
+			}
+			return uniqueSorted(out)
+		}
 		return uniqueSorted(waiting(a))
 	}
 	out := append([]string{}, ch.Authors...)
@@ -100,17 +119,21 @@ func Concerned(ch Change) []string {
 
 // ProposalVerdict says what became of the proposal p when the conflict was
 // settled by r (synthesis is the text of r's synthesis unit, if any):
-// "approved", "modified", "not taken" or "" when there is nothing to say.
+// "approved", "modified", "not taken", "carried out by the fallback" (a
+// fallback's rule picked what was proposed) or "" when there is nothing
+// to say.
 func ProposalVerdict(p *Proposal, r *Resolution, synthesis string) string {
 	if p == nil || r == nil {
 		return ""
 	}
+	same := (p.WinnerID != nil && r.WinnerID != nil && *p.WinnerID == *r.WinnerID) ||
+		(p.Synthesis != nil && r.SynthesisUnitID != nil && strings.TrimSpace(*p.Synthesis) == strings.TrimSpace(synthesis))
 	switch {
+	case r.ResolvedBy == FallbackAgent && same:
+		return "carried out by the fallback"
 	case r.Strategy == Dismiss || r.Strategy == Rework || r.ResolvedBy == FallbackAgent:
 		return "not taken"
-	case p.WinnerID != nil && r.WinnerID != nil && *p.WinnerID == *r.WinnerID:
-		return "approved"
-	case p.Synthesis != nil && r.SynthesisUnitID != nil && strings.TrimSpace(*p.Synthesis) == strings.TrimSpace(synthesis):
+	case same:
 		return "approved"
 	}
 	return "modified"
