@@ -13,28 +13,25 @@ type Foresight struct {
 // Foresee says what applying strategy s (with winner, where one is
 // needed) to the conflict in d will change, given the field's agents. It
 // follows the same rules as the field: the loser, or both originals for
-// synthesis, become superseded; the authors of both units are notified,
-// and with them the human operators on an escalation and the eligible
-// voters when a vote opens.
+// synthesis, become superseded; everyone concerned is notified
+// (Concerned): the authors, the owner, the escalating and proposing
+// agents, and the human operators on an escalation to nobody in
+// particular or the eligible voters when a vote opens or closes.
 func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresight {
 	c := d.Conflict
 	f := Foresight{Status: StatusResolved}
-	notify := []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID}
+	after := c
+	after.Route = nil
+	ch := Change{Event: EventConflictResolved, Before: c, Authors: []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID},
+		Ballots: d.Ballots}
 	switch s {
 	case HumanEscalation:
-		f.Status = StatusEscalated
-		for _, a := range agents {
-			if a.IsHumanOperator() {
-				notify = append(notify, a.ID)
-			}
+		f.Status, ch.Event = StatusEscalated, EventConflictEscalated
+		if o := d.Policy.Owners[c.Type]; o != "" {
+			after.Route = &Route{Owner: o}
 		}
 	case Vote:
-		f.Status = StatusPendingVote
-		for _, a := range agents {
-			if d.Policy.MayVote(a) && !d.Policy.Recused(a, d) {
-				notify = append(notify, a.ID)
-			}
-		}
+		f.Status, ch.Event = StatusPendingVote, EventVoteOpened
 	case Synthesis:
 		f.Superseded, f.NewUnit = []string{c.UnitA, c.UnitB}, true
 	case Dismiss:
@@ -43,6 +40,17 @@ func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresi
 			f.Superseded = []string{loser}
 		}
 	}
+	after.Status = f.Status
+	ch.After = after
+	for _, a := range agents {
+		if a.IsHumanOperator() {
+			ch.Operators = append(ch.Operators, a.ID)
+		}
+		if d.Policy.MayVote(a) && !d.Policy.Recused(a, d) {
+			ch.Voters = append(ch.Voters, a.ID)
+		}
+	}
+	notify := Concerned(ch)
 	// Only agents of the field get notifications (a foreign memory file
 	// has nobody to tell).
 	notify = slices.DeleteFunc(notify, func(id string) bool {

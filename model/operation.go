@@ -21,6 +21,9 @@ const (
 	OpSweep = "SWEEP"
 	// OpPolicy is arbiter's: a human operator changes the field's policy.
 	OpPolicy = "POLICY"
+	// OpHook is arbiter's: a human operator adds or removes a hook, or
+	// queues dead deliveries again (errors only).
+	OpHook = "HOOK"
 )
 
 // The agent ids a sweep writes under: FallbackAgent for what executes at a

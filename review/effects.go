@@ -2,6 +2,7 @@ package review
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 
 	"arbiter/model"
@@ -9,8 +10,27 @@ import (
 )
 
 // notify sends n to each distinct agent in ids (empty ids skipped) and
-// returns the agents notified, sorted.
-func notify(tx store.Tx, ids []string, n model.Notification) ([]string, error) {
+// returns the agents notified, sorted. When actors are given, only they
+// are asked to act (n.RequiresAction); the others are told. A notice of a
+// conflict that asks nothing of someone whose last notice of it asked them
+// to act says that it no longer does (model.NoLongerNeeded). Each notice
+// is queued for the recipient's hooks in the same transaction (an outbox).
+func notify(tx store.Tx, ids []string, n model.Notification, actors ...string) ([]string, error) {
+	var asked map[string]bool
+	if n.ConflictID != nil {
+		earlier, err := tx.NotificationsOfConflict(*n.ConflictID)
+		if err != nil {
+			return nil, err
+		}
+		asked = map[string]bool{}
+		for _, e := range earlier {
+			asked[e.AgentID] = e.RequiresAction
+		}
+	}
+	hooks, err := tx.Hooks("")
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	out := []string{}
 	for _, id := range ids {
@@ -18,12 +38,33 @@ func notify(tx store.Tx, ids []string, n model.Notification) ([]string, error) {
 			continue
 		}
 		seen[id] = true
-		n.AgentID = id
-		if n.RelevanceScore == 0 {
-			n.RelevanceScore = 1
+		m := n
+		m.AgentID = id
+		if m.RelevanceScore == 0 {
+			m.RelevanceScore = 1
 		}
-		if _, err := tx.NotificationInsert(n); err != nil {
+		if len(actors) > 0 && !slices.Contains(actors, id) {
+			m.RequiresAction = false
+		}
+		if !m.RequiresAction && asked[id] {
+			m.Summary += model.NoLongerNeeded
+		}
+		if asked != nil {
+			asked[id] = m.RequiresAction
+		}
+		nid, err := tx.NotificationInsert(m)
+		if err != nil {
 			return nil, err
+		}
+		m.ID = nid
+		for _, h := range hooks {
+			if h.AgentID != id || !h.Wants(m.Event) {
+				continue
+			}
+			if err := tx.DeliveryInsert(model.Delivery{ID: model.NewDeliveryID(), HookID: h.ID, NotificationID: nid,
+				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt}); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, id)
 	}

@@ -91,8 +91,6 @@ func (l *lapsed) closeVote(majority string) {
 		l.route.Deadline.UTC().Format("2006-01-02 15:04 UTC"), t.ForA, t.ForB, t.Quorum, max(1, l.d.Policy.VoteMinBallots), ballotSummary(c, l.d.Ballots))
 	l.resolve(model.Vote, majority)
 	l.timeout.WinnerID = &majority
-	l.tell(ballotVoters(l.d.Ballots), model.Notification{Event: model.EventVoteClosed,
-		Summary: fmt.Sprintf("the vote on %s closed at its deadline: %s prevails", c.ID, majority)})
 	l.req.Strategy = model.Vote
 	l.act.Result = fmt.Sprintf("the vote closed at its deadline: %s (%s) prevails", c.Side(majority), majority)
 }
@@ -185,12 +183,7 @@ func (l *lapsed) stuck(why, result string) {
 // the decision and reports it.
 func (l *lapsed) finish() (*model.SweepAction, error) {
 	l.req.Resolution.Rationale = l.rationale
-	concerned := append(l.authors(), l.route.Owner)
-	if l.err == nil && l.d.Conflict.Status == model.StatusPendingVote {
-		var vs []string
-		vs, l.err = voters(l.tx, l.d.ConflictDetail)
-		concerned = append(concerned, vs...)
-	}
+	concerned := l.concerned(model.EventConflictTimeout)
 	var rest []string
 	for _, id := range concerned {
 		if !contains(l.notified, id) {

@@ -54,7 +54,8 @@ func TestOperatorOverrideClosesAStalledVoteWithItsBallots(t *testing.T) {
 		!strings.Contains(r.Rationale, "Overrides the vote at 1 for A, 0 for B of quorum 3.") || !strings.Contains(r.Rationale, rt.Lead1+" for "+c.A) {
 		t.Errorf("resolution %+v", r)
 	}
-	wantStrings(t, "notified", resp.SideEffects.NotifiedAgents, sorted(rt.Lead1, rt.Senior2, rt.Standard))
+	// A vote's eligible voters and its authors are told (model.Concerned).
+	wantStrings(t, "notified", resp.SideEffects.NotifiedAgents, sorted(append([]string{rt.Senior2, rt.Standard}, rt.Voters...)...))
 	logged := wantLogged(t, f, c.Conflict, resp.Conflict.Resolution.EpochResolved, model.OpMerge, rt.Operator, resp.SideEffects.NotifiedAgents)
 	_ = logged
 	if d := f.Detail(t, c.Conflict); len(d.Ballots) != 1 {

@@ -111,6 +111,17 @@ func notes(t *testing.T, f *rt.Field, conflict, event string) []model.Notificati
 	return out
 }
 
+// actionNeeded keeps the notices that ask their agent to act.
+func actionNeeded(ns []model.Notification) []model.Notification {
+	var out []model.Notification
+	for _, n := range ns {
+		if n.RequiresAction {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func recipients(ns []model.Notification) []string {
 	var out []string
 	for _, n := range ns {
@@ -153,9 +164,9 @@ func TestAnEscalationIsRoutedByThePolicyToItsOwnerAndToldItsDeadline(t *testing.
 		t.Fatalf("route %+v, want %s with the policy's 4h and dismiss", r, owner)
 	}
 	esc := notes(t, f, pair.Conflict, model.EventConflictEscalated)
-	wantStrings(t, "told of the escalation", recipients(esc), sorted(owner, senior2, standard))
+	wantStrings(t, "told of the escalation", recipients(esc), sorted(owner, senior1, senior2, standard))
 	for _, n := range esc {
-		if !n.RequiresAction || !strings.Contains(n.Summary, "escalated to "+owner) ||
+		if n.RequiresAction == (n.AgentID == senior1) || !strings.Contains(n.Summary, "escalated to "+owner) ||
 			!strings.Contains(n.Summary, "2026-11-20 13:00 UTC") || !strings.Contains(n.Summary, "then dismiss") {
 			t.Errorf("notification %q does not say who, when and what then", n.Summary)
 		}
@@ -213,7 +224,7 @@ func TestAPolicysOwnerWhoIsNotAPersonIsPassedOver(t *testing.T) {
 		t.Fatalf("route %+v, want any human operator", r)
 	}
 	esc := notes(t, f, pair.Conflict, model.EventConflictEscalated)
-	wantStrings(t, "told", recipients(esc), sorted(operator, senior2, standard))
+	wantStrings(t, "told", recipients(esc), sorted(operator, senior1, senior2, standard))
 	if !strings.Contains(esc[0].Summary, "not-yet-hired") {
 		t.Errorf("the notification does not say the policy's owner was passed over: %q", esc[0].Summary)
 	}
@@ -279,8 +290,16 @@ func TestAFallbackExecutesOnceAtItsDeadlineAfterOneReminder(t *testing.T) {
 	if e.Operation != model.OpMerge || p["status"] != string(model.StatusResolved) || p["fallback"] != "dismiss" {
 		t.Fatalf("timeout event %s %v", e.Operation, p)
 	}
-	wantStrings(t, "told it resolved", recipients(notes(t, f, pair.Conflict, model.EventConflictResolved)), authors)
-	wantStrings(t, "told of the timeout", recipients(notes(t, f, pair.Conflict, model.EventConflictTimeout)), []string{owner})
+	// The owner it waited for and the agent that escalated it are told
+	// with the authors; the owner's reminder is answered.
+	res := notes(t, f, pair.Conflict, model.EventConflictResolved)
+	wantStrings(t, "told it resolved", recipients(res), sorted(owner, senior1, senior2, standard))
+	for _, n := range res {
+		if n.AgentID == owner && !strings.HasSuffix(n.Summary, model.NoLongerNeeded) {
+			t.Errorf("the owner's notice does not say no action is needed any more: %q", n.Summary)
+		}
+	}
+	wantStrings(t, "told of the timeout", recipients(notes(t, f, pair.Conflict, model.EventConflictTimeout)), nil)
 	wantUnitStatus(t, f, pair.A, model.UnitActive)
 	wantUnitStatus(t, f, pair.B, model.UnitActive)
 
@@ -316,7 +335,7 @@ func TestEachFallbackKind(t *testing.T) {
 		}
 		told := recipients(append(notes(t, f, pair.Conflict, model.EventConflictEscalated)[3:],
 			notes(t, f, pair.Conflict, model.EventConflictTimeout)...))
-		wantStrings(t, "told it stays", told, sorted(operator, owner, senior2, standard))
+		wantStrings(t, "told it stays", told, sorted(operator, owner, senior1, senior2, standard))
 		timeoutEvent(t, f, pair.Conflict)
 		clk.advance(48 * time.Hour)
 		wantActions(t, sweep(t, svc))
@@ -334,7 +353,8 @@ func TestEachFallbackKind(t *testing.T) {
 		if e.Operation != model.OpRework {
 			t.Fatalf("the fallback logged %s, want REWORK", e.Operation)
 		}
-		wantStrings(t, "sent back to", recipients(notes(t, f, pair.Conflict, model.EventConflictRework)), authors)
+		wantStrings(t, "sent back to", recipients(actionNeeded(notes(t, f, pair.Conflict, model.EventConflictRework))), authors)
+		wantStrings(t, "told it went back", recipients(notes(t, f, pair.Conflict, model.EventConflictRework)), sorted(owner, senior1, senior2, standard))
 	})
 	t.Run("escalate:ID routes it on with a fresh deadline and no fallback", func(t *testing.T) {
 		f, svc, clk := highway(t, nil)
@@ -357,7 +377,23 @@ func TestEachFallbackKind(t *testing.T) {
 		if last := esc[len(esc)-1]; !last.RequiresAction || !strings.Contains(last.Summary, "escalated to "+operator) {
 			t.Fatalf("the new owner was not told: %+v", esc)
 		}
-		wantStrings(t, "told of the timeout", recipients(notes(t, f, pair.Conflict, model.EventConflictTimeout)), []string{owner})
+		// The owner it leaves is told where it went, and that nothing is
+		// asked of them any more.
+		for _, n := range esc {
+			if n.AgentID == owner && n.ID == esc[len(esc)-1].ID {
+				t.Fatalf("the last escalation notice went to the owner it leaves")
+			}
+		}
+		var left []model.Notification
+		for _, n := range esc {
+			if n.AgentID == owner && strings.Contains(n.Summary, "from "+owner) {
+				left = append(left, n)
+			}
+		}
+		if len(left) != 1 || left[0].RequiresAction || !strings.HasSuffix(left[0].Summary, model.NoLongerNeeded) {
+			t.Fatalf("the owner it leaves was told %+v", left)
+		}
+		wantStrings(t, "told of the timeout", recipients(notes(t, f, pair.Conflict, model.EventConflictTimeout)), nil)
 		// The fresh deadline has no fallback: it ends overdue, once.
 		clk.advance(2 * time.Hour)
 		wantActions(t, sweep(t, svc), model.SweepOverdue)
@@ -591,13 +627,15 @@ func TestReworkSendsAConflictBackAndTheAuthorsRevisionSettlesIt(t *testing.T) {
 		t.Fatalf("sent back: %+v", c)
 	}
 	rw := notes(t, f, pair.Conflict, model.EventConflictRework)
+	wantStrings(t, "told", recipients(rw), sorted(operator, senior1, senior2, standard))
+	rw = actionNeeded(rw)
 	wantStrings(t, "sent back to", recipients(rw), authors)
 	for _, n := range rw {
 		if !n.RequiresAction || !strings.Contains(n.Summary, "Count only settled payments") || n.MemoryUnitID == nil {
 			t.Errorf("directive %+v", n)
 		}
 	}
-	wantLogged(t, f, pair.Conflict, c.Rework.Epoch, model.OpRework, operator, authors)
+	wantLogged(t, f, pair.Conflict, c.Rework.Epoch, model.OpRework, operator, sorted(operator, senior1, senior2, standard))
 	_, err = svc.Rework(ctx, operator, model.ReworkRequest{ConflictID: pair.Conflict, Rationale: "again"})
 	rt.WantError(t, err, model.CodeInvalidTransition, model.OpRework, true)
 	// While the authors revise, agents do not decide behind the person.
@@ -623,7 +661,7 @@ func TestReworkSendsAConflictBackAndTheAuthorsRevisionSettlesIt(t *testing.T) {
 	if len(res.Conflicts) != 0 {
 		t.Fatalf("the revision opened %v", res.Conflicts)
 	}
-	wantStrings(t, "told it resolved", recipients(notes(t, f, pair.Conflict, model.EventConflictResolved)), sorted(operator, senior2, standard))
+	wantStrings(t, "told it resolved", recipients(notes(t, f, pair.Conflict, model.EventConflictResolved)), sorted(operator, senior1, senior2, standard))
 	// A revision's resolution is not taken back.
 	_, err = svc.Reopen(ctx, operator, model.ReopenRequest{ConflictID: pair.Conflict, Rationale: "undo"})
 	rt.WantError(t, err, model.CodeInvalidTransition, model.OpReopen, true)

@@ -338,7 +338,7 @@ func TestEscalatedOnlyHumanOperatorDecides(t *testing.T) {
 	epoch := f.Clock(t) + 1
 	resp := merge(t, f, operator, req(p.Conflict, model.ConfidenceWeighted, p.A, "A is better sourced"))
 	d := wantResolved(t, f, p, resp, epoch, resolved{strategy: model.ConfidenceWeighted, winner: p.A, by: operator,
-		superseded: []string{p.B}, active: []string{p.A}, notified: authors})
+		superseded: []string{p.B}, active: []string{p.A}, notified: sorted(append(authors, operator, senior1)...)})
 	if d.Conflict.Version != 3 || d.Conflict.Escalation == nil || d.Conflict.Escalation.By != senior1 {
 		t.Fatalf("conflict %+v should be at version 3 and keep who escalated it", d.Conflict)
 	}
@@ -584,7 +584,7 @@ func TestMergeRejectsMalformedRequests(t *testing.T) {
 // told and what is logged: one event, one notification per agent, in the
 // same write as the decision.
 func TestNotificationsAndEventsPerDecision(t *testing.T) {
-	withOperator := sorted(append(authors, operator)...)
+	withOperator := sorted(append(authors, operator, senior1)...)
 	withVoters := sorted(append(authors, rt.Voters...)...)
 	for _, tc := range []struct {
 		name     string

@@ -3,6 +3,7 @@ package review
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,14 +54,80 @@ func (o *outcome) update(c model.Conflict) {
 	o.conflict = c
 }
 
-func (o *outcome) tell(ids []string, n model.Notification) {
+func (o *outcome) tell(ids []string, n model.Notification, actors ...string) {
 	if o.err != nil {
 		return
 	}
 	n.Epoch, n.CreatedAt, n.ConflictID = o.epoch, o.now, &o.d.Conflict.ID
-	got, err := notify(o.tx, ids, n)
+	got, err := notify(o.tx, ids, n, actors...)
 	o.err = err
 	o.notified = mergeSorted(o.notified, got)
+}
+
+// concerned is who is told of the change o makes to its conflict, by
+// the field's one rule (model.Concerned).
+func (o *outcome) concerned(event string) []string {
+	if o.err != nil {
+		return nil
+	}
+	after := o.conflict
+	if after.ID == "" {
+		after = o.d.Conflict
+	}
+	ch := model.Change{Event: event, Before: o.d.Conflict, After: after, Authors: o.authors(), Ballots: o.d.Ballots}
+	if ch.NeedsVoters() {
+		ch.Voters, o.err = voters(o.tx, o.d.ConflictDetail)
+	}
+	if ch.NeedsOperators() && o.err == nil {
+		ch.Operators, o.err = humanOperators(o.tx)
+	}
+	return model.Concerned(ch)
+}
+
+// tellConcerned tells everyone concerned of the change o makes
+// (concerned) but those in skip, n for event; actors, when given, are
+// the only ones asked to act. When the change closes a vote, whoever cast a ballot is told
+// with a vote_closed notice that gives the tally.
+func (o *outcome) tellConcerned(event string, n model.Notification, skip []string, actors ...string) {
+	ids := o.concerned(event)
+	if o.err != nil {
+		return
+	}
+	n.Event = event
+	var casters, rest []string
+	for _, id := range ids {
+		if slices.Contains(skip, id) {
+			continue
+		}
+		if o.d.Conflict.Status == model.StatusPendingVote && slices.ContainsFunc(o.d.Ballots, func(b model.Ballot) bool { return b.VoterID == id }) {
+			casters = append(casters, id)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	o.tell(rest, n, actors...)
+	if len(casters) > 0 {
+		t := model.Count(o.d.Conflict, o.d.Ballots, o.d.Policy.Quorum)
+		closed := n
+		closed.Event, closed.RequiresAction = model.EventVoteClosed, false
+		closed.Summary = fmt.Sprintf("The vote on %s closed at %d for A, %d for B of quorum %d. %s",
+			o.d.Conflict.ID, t.ForA, t.ForB, t.Quorum, n.Summary)
+		o.tell(casters, closed)
+	}
+}
+
+// decided tells everyone concerned of the decision o made: who, how,
+// what (the outcome), what became of the proposal, and why (synthesis is
+// the text of the unit a synthesis made).
+func (o *outcome) decided(what string, unit *string, synthesis string) {
+	if o.err != nil {
+		return
+	}
+	c, r := o.conflict, o.conflict.Resolution
+	p := o.d.Conflict.Proposal
+	verdict := model.ProposalVerdict(p, r, synthesis)
+	o.tellConcerned(model.EventConflictResolved, model.Notification{MemoryUnitID: unit,
+		Summary: model.DecisionNotice(c, *r, what, verdict, p)}, nil)
 }
 
 func (o *outcome) authors() []string {
@@ -107,6 +174,9 @@ func (o *outcome) escalateRoute(reason string, route *model.Route, note string, 
 		}
 		who = "a human operator"
 	}
+	if prev := o.d.Conflict.Route; prev != nil && prev.Owner != "" && prev.Owner != route.Owner {
+		who += " (from " + prev.Owner + ")"
+	}
 	summary := fmt.Sprintf("%s escalated to %s by %s%s: %s", c.ID, who, o.by, routeSentence(route, o.now), oneLine(reason))
 	if p != nil {
 		summary += fmt.Sprintf(" %s proposes: %s.", p.By, p.Describe(c))
@@ -114,7 +184,8 @@ func (o *outcome) escalateRoute(reason string, route *model.Route, note string, 
 	if note != "" {
 		summary += " (" + note + ")"
 	}
-	o.tell(append(o.authors(), to...), model.Notification{Event: model.EventConflictEscalated, RequiresAction: true, Summary: summary})
+	o.tellConcerned(model.EventConflictEscalated, model.Notification{RequiresAction: true, Summary: summary}, nil,
+		append(o.authors(), to...)...)
 }
 
 func (o *outcome) openVote(r model.Routing) {
@@ -145,7 +216,7 @@ func (o *outcome) openVote(r model.Routing) {
 		o.err = err
 		return
 	}
-	o.tell(append(o.authors(), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
+	o.tell(append(o.concerned(model.EventVoteOpened), vs...), model.Notification{Event: model.EventVoteOpened, RequiresAction: true,
 		Summary: fmt.Sprintf("%s is put to a vote by %s (quorum %d%s)", c.ID, o.by, o.d.Policy.Quorum, routeSentence(route, o.now))})
 }
 
@@ -156,16 +227,16 @@ func (o *outcome) resolve(strategy model.Strategy, winner string) {
 	c.Status, c.Route = model.StatusResolved, nil
 	c.Resolution = &model.Resolution{Strategy: strategy, Rationale: o.rationale, ResolvedBy: o.by,
 		EpochResolved: o.epoch, ResolvedAt: o.now}
-	summary := fmt.Sprintf("%s dismissed by %s as not a real conflict; both units stand", c.ID, o.by)
+	what := "dismissed as not a real conflict; both units stand"
 	if winner != "" {
 		loser, _ := c.Other(winner)
 		c.Resolution.WinnerID = &winner
 		o.supersede(loser)
-		summary = fmt.Sprintf("%s resolved by %s (%s): %s prevails, %s superseded", c.ID, o.by, strategy, winner, loser)
+		what = fmt.Sprintf("%s prevails, %s superseded", winner, loser)
 	}
 	o.update(c)
 	o.settle(c.UnitA, c.UnitB)
-	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved, Summary: summary})
+	o.decided(what, nil, "")
 }
 
 func (o *outcome) synthesize(text string) {
@@ -193,9 +264,7 @@ func (o *outcome) synthesize(text string) {
 	c.Resolution = &model.Resolution{Strategy: model.Synthesis, SynthesisUnitID: o.newUnit, Rationale: o.rationale,
 		ResolvedBy: o.by, EpochResolved: o.epoch, ResolvedAt: o.now}
 	o.update(c)
-	o.tell(o.authors(), model.Notification{Event: model.EventConflictResolved,
-		MemoryUnitID: o.newUnit, Summary: fmt.Sprintf("%s resolved by %s (synthesis): %s and %s superseded by %s",
-			c.ID, o.by, a.ID, b.ID, deref(o.newUnit))})
+	o.decided(fmt.Sprintf("%s and %s superseded by %s", a.ID, b.ID, deref(o.newUnit)), o.newUnit, text)
 }
 
 // override records that a human operator closes a vote short of its
@@ -209,12 +278,7 @@ func (o *outcome) override() {
 		note += " " + ballotSummary(o.d.Conflict, o.d.Ballots)
 	}
 	o.rationale += "\n\n" + note
-	var vs []string
-	for _, b := range o.d.Ballots {
-		vs = append(vs, b.VoterID)
-	}
-	o.tell(vs, model.Notification{Event: model.EventVoteClosed,
-		Summary: fmt.Sprintf("the vote on %s was closed by %s's decision, short of its quorum", o.d.Conflict.ID, o.by)})
+	// Whoever cast a ballot is told with the decision (tellConcerned).
 }
 
 func (o *outcome) supersede(id string) {

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -143,12 +144,21 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	o.now = s.now()
 	c := d.Conflict
 	undone := *c.Resolution
+	if o.err == nil && d.Events == nil {
+		d.Events, o.err = tx.EventsOfConflict(c.ID)
+	}
+	owner, why := model.ReopenOwner(d.ConflictDetail)
+	if owner != "" {
+		if ok, err := isPerson(tx, owner); err != nil || !ok {
+			o.err, owner, why = cmp.Or(o.err, err), "", "its owner "+owner+" is not a registered person: any human operator"
+		}
+	}
 	c.Status, c.Resolution = model.StatusEscalated, nil
 	c.Escalation = &model.Escalation{By: o.by, Reason: rationale, Epoch: o.epoch, At: o.now}
 	if o.err == nil {
-		// Escalated to the person who reopens it, under the policy's
-		// deadline and fallback.
-		c.Route, _, o.err = routeFor(tx, model.OpReopen, d.ConflictDetail, routeEscalation, o.by, model.Routing{To: o.by}, o.now)
+		// Escalated back to the owner its route had, else the policy's
+		// owner, under the policy's deadline and fallback.
+		c.Route, _, o.err = routeFor(tx, model.OpReopen, d.ConflictDetail, routeEscalation, o.by, model.Routing{To: owner}, o.now)
 	}
 	o.update(c)
 	for _, id := range u.restore {
@@ -164,9 +174,16 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 			o.err = contest(tx, id)
 		}
 	}
-	o.tell(append(o.authors(), undone.ResolvedBy), model.Notification{Event: model.EventConflictReopened, RequiresAction: true,
-		Summary: fmt.Sprintf("%s reopened by %s (its %s decision by %s is taken back): %s",
-			c.ID, o.by, undone.Strategy, undone.ResolvedBy, oneLine(rationale))})
+	to := cmp.Or(owner, "any human operator")
+	actors := append(o.authors(), owner)
+	if owner == "" {
+		ops, err := humanOperators(tx)
+		o.err = cmp.Or(o.err, err)
+		actors = append(actors, ops...)
+	}
+	o.tell(o.concerned(model.EventConflictReopened), model.Notification{Event: model.EventConflictReopened, RequiresAction: true,
+		Summary: fmt.Sprintf("%s reopened by %s (its %s decision by %s is taken back) and routed to %s (%s)%s: %s",
+			c.ID, o.by, undone.Strategy, undone.ResolvedBy, to, why, routeSentence(c.Route, o.now), oneLine(rationale))}, actors...)
 	effects := model.ReopenEffects{Undone: undone, Restored: nonNil(u.restore), Retracted: u.retract, NotifiedAgents: nonNil(o.notified)}
 	if o.err == nil {
 		p := model.ReopenLog{ConflictID: c.ID, Rationale: rationale, ReopenEffects: effects}

@@ -31,7 +31,7 @@ func TestReopenRoundTripsToTheOtherDecision(t *testing.T) {
 		resp.Undone.Strategy != model.ConfidenceWeighted || len(resp.Restored) != 1 || resp.Restored[0] != c.B || resp.Retracted != nil {
 		t.Errorf("reopen response %+v", resp)
 	}
-	wantStrings(t, "notified", resp.NotifiedAgents, sorted(rt.Senior1, rt.Senior2, rt.Standard))
+	wantStrings(t, "notified", resp.NotifiedAgents, sorted(rt.Operator, rt.Senior1, rt.Senior2, rt.Standard))
 	wantUnitStatus(t, f, c.A, model.UnitContested)
 	wantUnitStatus(t, f, c.B, model.UnitContested)
 

@@ -114,6 +114,14 @@ func (o *outcome) sendBack(directive string, route *model.Route) {
 			Summary: fmt.Sprintf("%s sent back for rework by %s: %s — revise: %s%s", c.ID, o.by, oneLine(directive), what,
 				routeSentence(route, o.now))})
 	}
+	// Everyone else concerned is told it went back, and what became of
+	// the proposal it carried.
+	summary := fmt.Sprintf("%s sent back to its authors (%s) for rework by %s%s: %s", c.ID,
+		strings.Join(uniqueAuthors(a, b), ", "), o.by, routeSentence(route, o.now), oneLine(directive))
+	if p := o.d.Conflict.Proposal; p != nil {
+		summary += fmt.Sprintf(" %s's proposal (%s) was sent back.", p.By, p.Describe(c))
+	}
+	o.tellConcerned(model.EventConflictRework, model.Notification{Summary: summary}, uniqueAuthors(a, b))
 }
 
 func uniqueAuthors(a, b model.Unit) []string {
@@ -210,15 +218,11 @@ func resolveRevision(tx store.Tx, author model.Agent, unitID string, rev revisio
 		EpochResolved: epoch, ResolvedAt: now}
 	o.update(c)
 	o.settle(rev.other)
-	summary := fmt.Sprintf("%s resolved by %s's revision %s (rework): %s superseded", c.ID, author.ID, unitID, rev.revised)
+	what := fmt.Sprintf("%s's revision %s supersedes %s", author.ID, unitID, rev.revised)
 	if rev.continued != "" {
-		summary += fmt.Sprintf("; it still contradicts %s, so %s continues it", rev.other, rev.continued)
+		what += fmt.Sprintf("; it still contradicts %s, so %s continues it", rev.other, rev.continued)
 	}
-	to := o.authors()
-	if c.Rework != nil {
-		to = append(to, c.Rework.By)
-	}
-	o.tell(to, model.Notification{Event: model.EventConflictResolved, MemoryUnitID: &unitID, Summary: summary})
+	o.decided(what, &unitID, "")
 	o.revision, o.continuedBy = unitID, rev.continued
 	logDecision(&o, model.OpMerge, model.MergeRequest{ConflictID: c.ID, Strategy: model.Rework,
 		Resolution: model.MergeResolution{Rationale: o.rationale}})

@@ -97,39 +97,29 @@ func (s *Service) sweepOne(tx store.Tx, id string, at time.Time) (*model.SweepAc
 	return nil, nil
 }
 
-// waitingFor lists who a routed conflict waits for: its owner, else every
-// human operator; for a vote, the eligible voters who have not voted; for
-// a rework, its authors (and, once overdue, whoever sent it back).
+// waitingFor lists who a routed conflict waits for, by the field's one
+// rule of who is told (model.Concerned): its owner, else every human
+// operator; for a vote, the eligible voters who have not voted; for a
+// rework, its authors (and, once overdue, whoever sent it back).
 func waitingFor(tx store.Tx, d model.ConflictDetail, overdue bool) ([]string, error) {
-	c := d.Conflict
-	switch c.Status {
-	case model.StatusPendingVote:
-		vs, err := voters(tx, d)
-		if err != nil {
+	event := model.EventConflictReminder
+	if overdue {
+		event = model.EventConflictOverdue
+	}
+	ch := model.Change{Event: event, Before: d.Conflict, After: d.Conflict, Ballots: d.Ballots,
+		Authors: []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID}}
+	var err error
+	if ch.NeedsVoters() {
+		if ch.Voters, err = voters(tx, d); err != nil {
 			return nil, err
 		}
-		voted := map[string]bool{}
-		for _, b := range d.Ballots {
-			voted[b.VoterID] = true
-		}
-		var out []string
-		for _, v := range vs {
-			if !voted[v] {
-				out = append(out, v)
-			}
-		}
-		return out, nil
-	case model.StatusResolving:
-		out := []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID}
-		if overdue {
-			out = append(out, c.Route.Owner)
-		}
-		return out, nil
 	}
-	if c.Route.Owner != "" {
-		return []string{c.Route.Owner}, nil
+	if ch.NeedsOperators() {
+		if ch.Operators, err = humanOperators(tx); err != nil {
+			return nil, err
+		}
 	}
-	return humanOperators(tx)
+	return model.Concerned(ch), nil
 }
 
 // remind tells who the conflict of d waits for that a fifth of its time is
@@ -178,12 +168,4 @@ func remind(tx store.Tx, d model.ConflictDetail, at time.Time, reminders int) (*
 	}
 	return &model.SweepAction{ConflictID: c.ID, Kind: kind, Fallback: r.Fallback, Status: c.Status, Owner: r.Owner,
 		Result: result, NotifiedAgents: notified, Epoch: epoch}, nil
-}
-
-func ballotVoters(ballots []model.Ballot) []string {
-	out := make([]string, 0, len(ballots))
-	for _, b := range ballots {
-		out = append(out, b.VoterID)
-	}
-	return out
 }

@@ -126,25 +126,17 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 	}
 	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
 	result, winner := resp.Tally.Decide(c, d.Policy.Tie)
-	ballotVoters := make([]string, 0, len(resp.Ballots))
-	for _, b := range resp.Ballots {
-		ballotVoters = append(ballotVoters, b.VoterID)
-	}
 	tally := fmt.Sprintf("%d–%d at quorum %d", max(resp.Tally.ForA, resp.Tally.ForB), min(resp.Tally.ForA, resp.Tally.ForB), resp.Tally.Quorum)
 	switch result {
 	case model.VoteWon:
-		o.by = d.caller.ID
+		o.by, o.d.Ballots = d.caller.ID, resp.Ballots
 		o.rationale = fmt.Sprintf("Vote closed %s for %s. %s", tally, winner, ballotSummary(c, resp.Ballots))
-		o.resolve(model.Vote, winner)
-		o.tell(ballotVoters, model.Notification{Event: model.EventVoteClosed,
-			Summary: fmt.Sprintf("the vote on %s closed %s: %s prevails", c.ID, tally, winner)})
+		o.resolve(model.Vote, winner) // whoever cast a ballot is told with the tally
 		resp.Closed = true
 	case model.VoteTiedEscalate:
-		o.by = d.caller.ID
+		o.by, o.d.Ballots = d.caller.ID, resp.Ballots
 		o.escalate(fmt.Sprintf("The vote tied %d–%d at quorum %d. %s", resp.Tally.ForA, resp.Tally.ForB,
 			resp.Tally.Quorum, ballotSummary(c, resp.Ballots)), model.Routing{}, nil)
-		o.tell(ballotVoters, model.Notification{Event: model.EventVoteClosed,
-			Summary: fmt.Sprintf("the vote on %s tied at quorum and went to a human operator", c.ID)})
 		resp.Closed = true
 	}
 	logDecision(&o, model.OpVote, model.BallotLog{ConflictID: c.ID, Choice: choice, Rationale: rationale,

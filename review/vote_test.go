@@ -71,7 +71,7 @@ func TestVoteQuorumMajorityResolves(t *testing.T) {
 	}
 	wantTally(t, r3.Tally, 2, 1, 3)
 	wantStrings(t, "superseded", r3.SideEffects.SupersededUnits, []string{p.B})
-	told := sorted(append(authors, lead1, lead2, lead3)...)
+	told := sorted(append(authors, rt.Voters...)...)
 	wantStrings(t, "notified", r3.SideEffects.NotifiedAgents, told)
 
 	d := wantConflict(t, f, p.Conflict, model.StatusResolved, 3)
@@ -91,9 +91,14 @@ func TestVoteQuorumMajorityResolves(t *testing.T) {
 	wantUnitStatus(t, f, p.B, model.UnitSuperseded)
 	rec := wantLogged(t, f, p.Conflict, epoch, "VOTE", lead3, told)
 	for _, n := range rec.notes {
-		want := model.EventVoteClosed
-		if n.AgentID == senior2 || n.AgentID == standard {
-			want = model.EventConflictResolved
+		// Whoever cast a ballot hears the vote closed; everyone else
+		// concerned (authors, eligible voters) that it resolved.
+		want := model.EventConflictResolved
+		if n.AgentID == lead1 || n.AgentID == lead2 || n.AgentID == lead3 {
+			want = model.EventVoteClosed
+			if !strings.Contains(n.Summary, "2 for A, 1 for B of quorum 3") {
+				t.Errorf("the closing notice does not give the tally: %q", n.Summary)
+			}
 		}
 		if n.Event != want {
 			t.Fatalf("%s got %s, want %s", n.AgentID, n.Event, want)
@@ -141,7 +146,7 @@ func TestVoteTieEscalates(t *testing.T) {
 	if r.Status != model.StatusEscalated || !r.Closed {
 		t.Fatalf("a tie under policy escalate gave %s (closed %v)", r.Status, r.Closed)
 	}
-	told := sorted(append(authors, operator, lead1, lead2)...)
+	told := sorted(append(authors, rt.Voters...)...)
 	wantStrings(t, "notified", r.SideEffects.NotifiedAgents, told)
 	d := wantConflict(t, f, p.Conflict, model.StatusEscalated, 3)
 	if e := d.Conflict.Escalation; e == nil || e.By != lead2 || !strings.Contains(e.Reason, "tied 1–1") || e.Epoch != epoch {

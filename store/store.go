@@ -136,6 +136,36 @@ type Tx interface {
 	Inbox(agentID string, since int64, limit int) ([]model.Notification, error)
 	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
 
+	// Hooks and deliveries (docs/notifications.md). HookInsert stores
+	// h, whose id is set. Hooks lists the hooks for agentID ("" for all),
+	// oldest first. HookDelete removes hook id and its deliveries;
+	// ErrNotFound if there is none.
+	HookInsert(h model.Hook) error
+	Hooks(agentID string) ([]model.Hook, error)
+	HookDelete(id string) error
+	// DeliveryInsert queues d (id, hook, notice, next_at and created_at
+	// set) as pending.
+	DeliveryInsert(d model.Delivery) error
+	// Deliveries lists deliveries, newest first, with their hook and
+	// notice.
+	Deliveries(q model.DeliveryQuery) ([]model.Delivery, error)
+	// DeliveryClaim claims for worker, until now+lease, up to limit
+	// pending deliveries due at now that no other worker's claim holds
+	// past now, oldest due first, and returns them with their hook and
+	// notice. Several workers claiming at once never get the same one.
+	DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error)
+	// DeliveryRecord records what worker's try of d came to (d.State,
+	// Attempts, NextAt, LastError, DeliveredAt) and releases the claim;
+	// ErrStale, writing nothing, if worker no longer holds it.
+	DeliveryRecord(d model.Delivery, worker string) error
+	// DeliveryRetry queues dead delivery id (every dead one for "")
+	// again, due at now with its tries counted from zero, and returns
+	// how many; ErrNotFound for an id that is not a dead delivery.
+	DeliveryRetry(id string, now time.Time) (int, error)
+	// DeliveryNext is when the earliest pending delivery is due; nil for
+	// none.
+	DeliveryNext() (*time.Time, error)
+
 	EventAppend(e model.Event) (int64, error)
 	EventsOfConflict(conflictID string) ([]model.Event, error)
 	// DecisionEach calls fn with each MERGE and VOTE event, oldest first.

@@ -180,7 +180,11 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 	case msg.form != "" && (m.draft(msg.form) != nil || m.ballot(msg.form) != nil):
 		// The form shows the answer.
 	case len(msg.results) == 1 && len(refused) == 0:
-		cmds = append(cmds, m.say("Written: "+msg.label+"."))
+		if file, offline := m.svc.Offline(); offline {
+			cmds = append(cmds, m.say("Queued in "+safetext.Line(file)+" (nothing is notified until `arbiter apply`): "+msg.label+"."))
+		} else {
+			cmds = append(cmds, m.say("Written: "+msg.label+"."))
+		}
 	case len(msg.results) == 1:
 		cmds = append(cmds, m.say("Not written: "+refused[0]))
 	default:

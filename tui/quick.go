@@ -342,8 +342,14 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 	}
 	if kind == quickReopen {
 		r := c.Resolution
+		owner, why := model.ReopenOwner(pl.detail)
+		to := "any human operator"
+		if owner != "" {
+			to = safetext.Line(owner)
+		}
 		return st.Header.Render(name) + " " + safetext.Line(c.ID) + ": its " + string(r.Strategy) + " decision by " +
-			safetext.Line(r.ResolvedBy) + " is taken back; the conflict is escalated again" + st.Muted.Render(" · why?")
+			safetext.Line(r.ResolvedBy) + " is taken back; the conflict is escalated again, to " + to +
+			" (" + safetext.Line(why) + ")" + st.Muted.Render(" · why?")
 	}
 	if kind == quickRework {
 		return m.reworkLine(pl)
@@ -370,7 +376,11 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 	for _, u := range fs.Superseded {
 		parts = append(parts, safetext.Line(u)+" superseded")
 	}
-	parts = append(parts, "notifies "+safetext.Line(strings.Join(fs.Notified, ", ")))
+	if _, offline := m.svc.Offline(); offline {
+		parts = append(parts, "will notify "+safetext.Line(strings.Join(fs.Notified, ", "))+" when applied")
+	} else {
+		parts = append(parts, "notifies "+safetext.Line(strings.Join(fs.Notified, ", ")))
+	}
 	return st.Header.Render(name) + " " + strings.Join(parts, st.Muted.Render(" · "))
 }
 

@@ -164,7 +164,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atConflict, shows: []string{"%s history"}, does: showing("Notifications")},
 		}},
 		{"reopen", "O", []check{
-			{at: atResolved, shows: []string{"%s reopen"}, does: showing("Reopen conflict-002:")},
+			{at: atResolved, shows: []string{"%s reopen"}, does: showing("escalated again, to ")},
 		}},
 		{"decide", "e", []check{
 			{at: atConflict, shows: []string{"%s decide"}, does: showing("Decide conflict-008")},

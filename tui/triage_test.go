@@ -250,10 +250,10 @@ func TestTheQueueMarksConflictsDecidedOffline(t *testing.T) {
 	s := start(t, svc, demo.Operator, 140, 40)
 	s.waitFor("OFFLINE", "▸ conflict-008")
 	s.keys("X")
-	s.waitFor("Dismiss conflict-008 dismissed")
+	s.waitFor("Dismiss conflict-008 dismissed", "will notify", "when applied")
 	s.typeText("Different payment classes.")
 	s.keys("enter")
-	s.waitFor("↷ conflict-008")
+	s.waitFor("↷ conflict-008", "nothing is notified until")
 }
 
 // The filter finds what the queue shows: statuses as shown, unit ids.

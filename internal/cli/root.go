@@ -84,6 +84,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
 	root.AddCommand(a.genCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()))
+	root.AddCommand(a.hooksCmd(), a.deliveriesCmd(), a.deliverCmd())
 	return root
 }
 

@@ -740,6 +740,41 @@ CREATE FUNCTION compact_counts() RETURNS void LANGUAGE sql SECURITY DEFINER SET 
 	WITH gone AS (DELETE FROM conflict_counts RETURNING status, n)
 	INSERT INTO conflict_counts (status, n) SELECT status, sum(n) FROM gone GROUP BY status $$;
 `,
+
+	// Notifications: hooks deliver every notice to an agent or person to
+	// a URL; deliveries are the outbox, written with the notice
+	// (docs/notifications.md). A deliverer claims rows with FOR UPDATE
+	// SKIP LOCKED, so several never send one delivery at once.
+	`
+CREATE TABLE hooks (
+	id         text        COLLATE "C" PRIMARY KEY,
+	agent_id   text        COLLATE "C" NOT NULL REFERENCES agents (id),
+	url        text        NOT NULL,
+	format     text        NOT NULL CHECK (format IN ('standard', 'slack')),
+	events     text        NOT NULL DEFAULT '',
+	secret     text        NOT NULL,
+	created_by text        COLLATE "C" NOT NULL,
+	created_at timestamptz NOT NULL
+);
+CREATE INDEX hooks_agent ON hooks (agent_id);
+CREATE TABLE deliveries (
+	id              text        COLLATE "C" PRIMARY KEY,
+	hook_id         text        COLLATE "C" NOT NULL REFERENCES hooks (id) ON DELETE CASCADE,
+	notification_id bigint      NOT NULL REFERENCES notifications (id),
+	state           text        NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+	attempts        integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+	next_at         timestamptz NOT NULL,
+	claimed_by      text,
+	claimed_until   timestamptz,
+	last_error      text        NOT NULL DEFAULT '',
+	created_at      timestamptz NOT NULL,
+	delivered_at    timestamptz
+);
+CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
+CREATE INDEX deliveries_hook ON deliveries (hook_id);
+CREATE TRIGGER hooks_actor BEFORE INSERT OR UPDATE OR DELETE ON hooks
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

@@ -295,6 +295,37 @@ CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, id, owner, 
 	`
 ALTER TABLE agents ADD COLUMN db_role TEXT;
 `,
+	// Notifications: hooks deliver every notice to an agent or person to
+	// a URL; deliveries are the outbox, written with the notice
+	// (docs/notifications.md).
+	`
+CREATE TABLE hooks (
+	id         TEXT NOT NULL PRIMARY KEY,
+	agent_id   TEXT NOT NULL REFERENCES agents (id),
+	url        TEXT NOT NULL,
+	format     TEXT NOT NULL CHECK (format IN ('standard', 'slack')),
+	events     TEXT NOT NULL DEFAULT '',
+	secret     TEXT NOT NULL,
+	created_by TEXT NOT NULL,
+	created_at TEXT NOT NULL
+);
+CREATE INDEX hooks_agent ON hooks (agent_id);
+CREATE TABLE deliveries (
+	id              TEXT    NOT NULL PRIMARY KEY,
+	hook_id         TEXT    NOT NULL REFERENCES hooks (id) ON DELETE CASCADE,
+	notification_id INTEGER NOT NULL REFERENCES notifications (id),
+	state           TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+	attempts        INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+	next_at         TEXT    NOT NULL,
+	claimed_by      TEXT,
+	claimed_until   TEXT,
+	last_error      TEXT    NOT NULL DEFAULT '',
+	created_at      TEXT    NOT NULL,
+	delivered_at    TEXT
+);
+CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
+CREATE INDEX deliveries_hook ON deliveries (hook_id);
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

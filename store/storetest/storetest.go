@@ -65,6 +65,9 @@ func Run(t *testing.T, e Engine) {
 		{"EachReadsTheWholeField", testEach},
 		{"ChangedSeesOtherConnections", testChanged},
 		{"DueConflictsFollowTheRoutesClock", testDue},
+		{"HooksAndTheirDeliveries", testHooks},
+		{"DeliveriesAreClaimedTriedAndRetried", testDeliveryLifecycle},
+		{"RacingWorkersNeverClaimOneDeliveryTwice", testDeliveryClaimsRace},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}

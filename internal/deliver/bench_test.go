@@ -1,0 +1,90 @@
+package deliver_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"arbiter/internal/deliver"
+	"arbiter/model"
+	"arbiter/review"
+	rt "arbiter/review/reviewtest"
+)
+
+// BenchmarkNoticeToHook measures how long a notice takes from the commit
+// that writes it (the time stamped on the notice in its transaction) to
+// its arrival at a real local HTTP receiver, with a
+// deliverer running (deliver.Run): each iteration records a
+// contradiction, whose detection notice goes to senior-2's hook. It
+// reports the 50th and 99th percentiles. One engine per run:
+// ARBITER_TEST_ENGINE=sqlite or postgres (docs/performance.md).
+func BenchmarkNoticeToHook(b *testing.B) {
+	var mu sync.Mutex
+	arrived := map[int64]time.Time{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		at := time.Now()
+		body, _ := io.ReadAll(r.Body)
+		var msg struct{ Data deliver.Notice }
+		if json.Unmarshal(body, &msg) == nil {
+			mu.Lock()
+			arrived[msg.Data.ID] = at
+			mu.Unlock()
+		}
+	}))
+	defer srv.Close()
+	f := rt.New(b, rt.Policy())
+	svc := review.New(f.Store)
+	if _, err := svc.HookAdd(context.Background(), rt.Operator, model.Hook{ID: model.NewHookID(), AgentID: rt.Senior2,
+		URL: srv.URL, Format: model.FormatStandard, Events: []string{model.EventConflictDetected}, Secret: deliver.NewSecret()}); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- deliver.Run(ctx, f.Store, deliver.Options{}) }()
+	committed := map[int64]time.Time{}
+	b.ResetTimer()
+	for range b.N {
+		f.Contradict(b, model.ConflictFactual, rt.Side{}, rt.Side{})
+		ns, err := f.Svc.Inbox(context.Background(), rt.Senior2, 0, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// From the time the notice was stamped in its transaction, just
+		// before the commit: a little more than the time since the commit.
+		last := ns[len(ns)-1]
+		committed[last.ID] = last.CreatedAt
+	}
+	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(arrived)
+		mu.Unlock()
+		if n >= len(committed) || time.Now().After(end) {
+			break
+		}
+	}
+	b.StopTimer()
+	cancel()
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var lat []time.Duration
+	for id, c := range committed {
+		a, ok := arrived[id]
+		if !ok {
+			b.Fatalf("notice %d never arrived", id)
+		}
+		lat = append(lat, a.Sub(c))
+	}
+	slices.Sort(lat)
+	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+}

@@ -1,0 +1,178 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// HookInsert stores h, whose id is set.
+func (t *Tx) HookInsert(h model.Hook) error {
+	_, err := t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
+		h.Secret, h.CreatedBy, h.CreatedAt)
+	return err
+}
+
+const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at`
+
+// Hooks lists the hooks for agentID ("" for all), oldest first.
+func (t *Tx) Hooks(agentID string) ([]model.Hook, error) {
+	rows, err := t.query(`SELECT `+hookCols+` FROM hooks h WHERE $1 = '' OR h.agent_id = $1 ORDER BY h.created_at, h.id`, agentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []model.Hook{}
+	for rows.Next() {
+		var h model.Hook
+		var format, events string
+		if err := rows.Scan(&h.ID, &h.AgentID, &h.URL, &format, &events, &h.Secret, &h.CreatedBy, &h.CreatedAt); err != nil {
+			return nil, err
+		}
+		h.Format, h.Events, h.CreatedAt = model.HookFormat(format), splitEvents(events), h.CreatedAt.UTC()
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func splitEvents(s string) []string {
+	if s == "" {
+		return []string{}
+	}
+	return strings.Split(s, ",")
+}
+
+// HookDelete removes hook id and its deliveries.
+func (t *Tx) HookDelete(id string) error {
+	tag, err := t.exec(`WITH gone AS (DELETE FROM deliveries WHERE hook_id = $1)
+		DELETE FROM hooks WHERE id = $1`, id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// DeliveryInsert queues d as pending, with the transaction's next
+// statement.
+func (t *Tx) DeliveryInsert(d model.Delivery) error {
+	t.later(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at)
+		VALUES ($1, $2, $3, 'pending', 0, $4, $5)`, []any{d.ID, d.HookID, d.NotificationID, d.NextAt, d.CreatedAt}, nil)
+	return nil
+}
+
+const deliverySelect = `SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.last_error,
+	d.created_at, d.delivered_at, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
+	n.requires_action, n.created_at
+	FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id`
+
+func (t *Tx) deliveries(where string, args ...any) ([]model.Delivery, error) {
+	rows, err := t.query(deliverySelect+" "+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []model.Delivery{}
+	for rows.Next() {
+		var d model.Delivery
+		var state, format, events string
+		var hookAt time.Time
+		n := &d.Notice
+		if err := rows.Scan(&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &d.NextAt, &d.LastError, &d.CreatedAt,
+			&d.DeliveredAt, &d.Hook.ID, &d.Hook.AgentID, &d.Hook.URL, &format, &events, &d.Hook.Secret, &d.Hook.CreatedBy,
+			&hookAt, &n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction,
+			&n.CreatedAt); err != nil {
+			return nil, err
+		}
+		d.State, d.Hook.Format, d.Hook.Events = model.DeliveryState(state), model.HookFormat(format), splitEvents(events)
+		d.NextAt, d.CreatedAt, d.Hook.CreatedAt, n.CreatedAt = d.NextAt.UTC(), d.CreatedAt.UTC(), hookAt.UTC(), n.CreatedAt.UTC()
+		if d.DeliveredAt != nil {
+			at := d.DeliveredAt.UTC()
+			d.DeliveredAt = &at
+		}
+		n.ID = d.NotificationID
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Deliveries lists deliveries, newest first.
+func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
+	where, args := "", []any{}
+	if q.State != "" {
+		where, args = "WHERE d.state = $1", append(args, string(q.State))
+	}
+	where += " ORDER BY d.created_at DESC, d.id DESC"
+	if q.Limit > 0 {
+		where += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	return t.deliveries(where, args...)
+}
+
+// DeliveryClaim claims up to limit due deliveries for worker: rows
+// another transaction is claiming are skipped (FOR UPDATE SKIP LOCKED),
+// so concurrent workers never get the same one.
+func (t *Tx) DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error) {
+	rows, err := t.query(`UPDATE deliveries SET claimed_by = $1, claimed_until = $2
+		WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_at <= $3
+			AND (claimed_until IS NULL OR claimed_until <= $3) ORDER BY next_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+		RETURNING id`, worker, now.Add(lease), now, limit)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(ids) == 0 {
+		return []model.Delivery{}, err
+	}
+	return t.deliveries(`WHERE d.id = ANY($1) ORDER BY d.next_at, d.id`, ids)
+}
+
+// DeliveryRecord records worker's try of d and releases the claim.
+func (t *Tx) DeliveryRecord(d model.Delivery, worker string) error {
+	tag, err := t.exec(`UPDATE deliveries SET state = $1, attempts = $2, next_at = $3, last_error = $4, delivered_at = $5,
+		claimed_by = NULL, claimed_until = NULL WHERE id = $6 AND claimed_by = $7 AND state = 'pending'`,
+		string(d.State), d.Attempts, d.NextAt, d.LastError, d.DeliveredAt, d.ID, worker)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return store.ErrStale
+	}
+	return nil
+}
+
+// DeliveryRetry queues dead deliveries again.
+func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
+	tag, err := t.exec(`UPDATE deliveries SET state = 'pending', attempts = 0, next_at = $1, claimed_by = NULL,
+		claimed_until = NULL WHERE state = 'dead' AND ($2 = '' OR id = $2)`, now, id)
+	if err != nil {
+		return 0, err
+	}
+	if tag.RowsAffected() == 0 && id != "" {
+		return 0, store.ErrNotFound
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// DeliveryNext is when the earliest pending delivery is due.
+func (t *Tx) DeliveryNext() (*time.Time, error) {
+	var at *time.Time
+	err := t.row(`SELECT min(next_at) FROM deliveries WHERE state = 'pending'`).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if at != nil {
+		v := at.UTC()
+		at = &v
+	}
+	return at, err
+}

@@ -1,0 +1,51 @@
+package postgres_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"arbiter/internal/deliver"
+	"arbiter/model"
+	rt "arbiter/review/reviewtest"
+	"arbiter/store"
+	"arbiter/store/postgres"
+)
+
+// With the roles of docs/postgres.md: an operator's login adds a hook,
+// an agent's login writes a notice that queues a delivery, and a
+// deliverer on the operator's login sends it; an agent's login may not
+// add a hook.
+func TestHooksAndDeliveriesWorkUnderTheRoles(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	var got atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { got.Add(1) }))
+	defer srv.Close()
+	bot, maya := as(t, tm.bot), as(t, tm.maya)
+	h := model.Hook{ID: model.NewHookID(), AgentID: rt.Standard, URL: srv.URL, Format: model.FormatStandard, Secret: deliver.NewSecret()}
+	if _, err := bot.HookAdd(ctx, rt.Standard, h); err == nil {
+		t.Fatal("an agent added a hook")
+	}
+	if _, err := maya.HookAdd(ctx, rt.Operator, h); err != nil {
+		t.Fatalf("the operator adds a hook: %v", err)
+	}
+	a, err := bot.Record(ctx, rt.Standard, finding("p99 is 40 ms"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := as(t, tm.sen).Record(ctx, rt.Senior1, finding("p99 is 90 ms", model.Relation{Type: model.RelContradicts, TargetID: a.UnitID})); err != nil {
+		t.Fatalf("an agent's contradiction, which tells standard, queues a delivery: %v", err)
+	}
+	st, err := postgres.Open(ctx, tm.maya, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rep, err := deliver.Once(ctx, st, deliver.Options{})
+	if err != nil || rep.Delivered != 1 || got.Load() != 1 {
+		t.Fatalf("the operator's deliverer: %+v (%v), %d received", rep, err, got.Load())
+	}
+}
