@@ -570,6 +570,34 @@ CREATE FUNCTION locked_conflict(conflict text) RETURNS SETOF conflicts LANGUAGE 
 	AS $$ SELECT * FROM conflicts WHERE id = conflict FOR NO KEY UPDATE $$;
 REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 `,
+	// arbiter serve: people's SSH keys and agents' bearer tokens (the
+	// SHA-256 of each token, never the token), readable and writable by
+	// the field's administrator alone (no grants); and units_words, each
+	// unit's words for the search tool of MCP, folded and split as
+	// conflict_words.
+	`
+CREATE TABLE ssh_keys (
+	fingerprint text COLLATE "C" PRIMARY KEY,
+	agent_id    text COLLATE "C" NOT NULL REFERENCES agents (id),
+	public_key  text NOT NULL,
+	comment     text NOT NULL DEFAULT '',
+	added_by    text COLLATE "C" NOT NULL,
+	added_at    timestamptz NOT NULL
+);
+CREATE INDEX ssh_keys_agent ON ssh_keys (agent_id);
+CREATE TABLE tokens (
+	hash      text COLLATE "C" PRIMARY KEY CHECK (length(hash) = 64),
+	prefix    text COLLATE "C" NOT NULL,
+	agent_id  text COLLATE "C" NOT NULL REFERENCES agents (id),
+	issued_by text COLLATE "C" NOT NULL,
+	issued_at timestamptz NOT NULL
+);
+CREATE INDEX tokens_agent ON tokens (agent_id);
+CREATE INDEX tokens_prefix ON tokens (prefix);
+REVOKE ALL ON ssh_keys, tokens FROM PUBLIC;
+
+CREATE INDEX units_words ON units USING gin (to_tsvector('simple', fold(left(content, 262144))));
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.
