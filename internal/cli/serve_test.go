@@ -202,14 +202,32 @@ func TestServeOverSSHWithTheRealClient(t *testing.T) {
 	}
 
 	// A window change reaches the screen.
-	lead.run("resize-window", "-x", "100", "-y", "30")
+	lead.run("resize-window", "-x", "120", "-y", "36")
 	lead.waitFor("arbiter")
+
+	// A vote still in its undo window when the server stops is written.
+	lead.send("/")
+	lead.typeText("conflict-016")
+	lead.waitFor("▸ conflict-016")
+	lead.send("Enter", "Enter")
+	lead.waitFor("Vote: 0 for A")
+	lead.send("v")
+	lead.waitFor("Vote on conflict-016")
+	lead.send("b", "Tab")
+	lead.typeText("Settled means the money is in the merchant's account.")
+	lead.send("C-s")
+	lead.waitFor("Cast this vote?")
+	lead.send("y")
+	lead.waitFor("written in")
 	srv.stop()
 	if srv.exitCode != 0 {
 		t.Errorf("serve exited %d after SIGTERM:\n%s", srv.exitCode, srv.logText())
 	}
 	t.Logf("serve stopped %v after SIGTERM with two screens open", srv.exitAfter)
 	lead.waitFor("arbiter is stopping")
+	if d := showJSON(t, db, "conflict-016"); len(d.Ballots) != 1 || d.Ballots[0].VoterID != "lead-priya" {
+		t.Errorf("the vote in its undo window at the stop: ballots %+v", d.Ballots)
+	}
 
 	// The host key is kept: the client that trusted it trusts the next run.
 	key1, _ := os.ReadFile(hostKey)

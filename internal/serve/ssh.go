@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/tui"
 
@@ -24,15 +28,66 @@ type sshServer struct {
 	srv *ssh.Server
 
 	mu       sync.Mutex
-	sessions map[ssh.Session]context.CancelFunc // open screens, to end at a stop
+	sessions map[ssh.Session]*screen // open screens, to end at a stop
 	stopping bool
+	// gone is signalled when a screen closes.
+	gone chan struct{}
+}
+
+// screen is one session's review screen.
+type screen struct {
+	cancel  context.CancelFunc
+	program chan *tea.Program // given once, when the program is made
+	running chan struct{}     // closed once it runs
+}
+
+// quit asks the screen to end as its person's force-quit key would,
+// which writes first any decision still in its undo window; a screen not
+// yet running, or whose key cannot be typed, is ended at once.
+func (sc *screen) quit(keys keymap.Map) {
+	if keys.IsZero() {
+		keys = keymap.Default()
+	}
+	msg, ok := keyPress(keys.ForceQuit.Keys())
+	select {
+	case <-sc.running:
+	default:
+		ok = false
+	}
+	var p *tea.Program
+	select {
+	case p = <-sc.program:
+	default:
+		ok = false
+	}
+	if !ok {
+		sc.cancel()
+		return
+	}
+	go p.Send(msg)
+}
+
+// keyPress is the first of keys that is a control key or one character,
+// as a key press.
+func keyPress(keys []string) (tea.KeyPressMsg, bool) {
+	for _, k := range keys {
+		if c, ok := strings.CutPrefix(k, "ctrl+"); ok && utf8.RuneCountInString(c) == 1 {
+			r, _ := utf8.DecodeRuneInString(c)
+			return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl}, true
+		}
+		if utf8.RuneCountInString(k) == 1 {
+			r, _ := utf8.DecodeRuneInString(k)
+			return tea.KeyPressMsg{Code: r, Text: k}, true
+		}
+	}
+	return tea.KeyPressMsg{}, false
 }
 
 // personKey holds, in a connection's context, the person its key is of.
 type personKey struct{}
 
 func (s *server) newSSH() (*sshServer, error) {
-	h := &sshServer{s: s, sessions: map[ssh.Session]context.CancelFunc{}}
+	h := &sshServer{s: s, sessions: map[ssh.Session]*screen{}, gone: make(chan struct{}, 1)}
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPath(s.opt.HostKey),
 		wish.WithPublicKeyAuth(h.authorize),
@@ -79,7 +134,8 @@ func (h *sshServer) session(sess ssh.Session) {
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	if !h.admit(sess, cancel) {
+	sc := &screen{cancel: cancel, program: make(chan *tea.Program, 1), running: make(chan struct{})}
+	if !h.admit(sess, sc) {
 		wish.Fatalln(sess, "arbiter: too many sessions are open; try again later")
 		return
 	}
@@ -88,7 +144,6 @@ func (h *sshServer) session(sess ssh.Session) {
 
 	env := append(sess.Environ(), "TERM="+pty.Term)
 	program := make(chan *tea.Program, 1)
-	running := make(chan struct{})
 	var once sync.Once
 	popts := []tea.ProgramOption{
 		tea.WithInput(sess), tea.WithOutput(sess), tea.WithEnvironment(env),
@@ -96,13 +151,13 @@ func (h *sshServer) session(sess ssh.Session) {
 		tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
 		// The process's signals are the server's, not each screen's.
 		tea.WithoutSignalHandler(),
-		func(p *tea.Program) { program <- p },
+		func(p *tea.Program) { program <- p; sc.program <- p },
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			once.Do(func() { close(running) })
+			once.Do(func() { close(sc.running) })
 			return msg
 		}),
 	}
-	go resize(ctx, program, running, windows)
+	go resize(ctx, program, sc.running, windows)
 	err := tui.Run(ctx, h.s.svc, tui.Options{Field: h.s.opt.Field, As: person, Theme: h.s.opt.Theme, Keys: h.s.opt.Keys}, popts...)
 	stopping := h.isStopping()
 	switch {
@@ -140,13 +195,13 @@ func resize(ctx context.Context, program <-chan *tea.Program, running <-chan str
 	}
 }
 
-func (h *sshServer) admit(sess ssh.Session, cancel context.CancelFunc) bool {
+func (h *sshServer) admit(sess ssh.Session, sc *screen) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.stopping || len(h.sessions) >= h.s.opt.MaxSSH {
 		return false
 	}
-	h.sessions[sess] = cancel
+	h.sessions[sess] = sc
 	return true
 }
 
@@ -154,6 +209,16 @@ func (h *sshServer) leave(sess ssh.Session) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.sessions, sess)
+	select {
+	case h.gone <- struct{}{}:
+	default:
+	}
+}
+
+func (h *sshServer) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
 }
 
 func (h *sshServer) isStopping() bool {
@@ -168,16 +233,40 @@ func (h *sshServer) serve(l net.Listener) {
 	}
 }
 
-// shutdown stops accepting, ends every screen (each tells its person),
-// and waits for the connections to close until ctx ends.
+// shutdown stops accepting and ends every screen as its force-quit key
+// would (a decision in its undo window is written first; each screen
+// tells its person); screens still open a second before ctx ends are cut
+// off, and the connections closed.
 func (h *sshServer) shutdown(ctx context.Context) {
 	h.mu.Lock()
 	h.stopping = true
-	for _, cancel := range h.sessions {
-		cancel()
+	for _, sc := range h.sessions {
+		sc.quit(h.s.opt.Keys)
+	}
+	h.mu.Unlock()
+	cut := time.NewTimer(time.Until(deadlineOf(ctx).Add(-time.Second)))
+	defer cut.Stop()
+	for h.open() > 0 {
+		select {
+		case <-h.gone:
+			continue
+		case <-cut.C:
+		}
+		break
+	}
+	h.mu.Lock()
+	for _, sc := range h.sessions {
+		sc.cancel()
 	}
 	h.mu.Unlock()
 	if err := h.srv.Shutdown(ctx); err != nil {
 		h.srv.Close()
 	}
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(ShutdownGrace)
 }
