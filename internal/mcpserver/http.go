@@ -76,7 +76,13 @@ func NewHTTP(svc *review.Service, opts HTTPOptions) *HTTP {
 	}
 	h := &HTTP{svc: svc, opts: opts, servers: map[string]*Server{}, sessions: map[*mcp.ServerSession]session{}}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	sdk := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{SessionTimeout: opts.IdleTimeout})
+	// The SDK's guard against DNS rebinding refuses a request that came
+	// to a loopback address under another host name: exactly what a TLS
+	// proxy in front of 127.0.0.1 sends. It protects servers a browser
+	// could reach without credentials; every request here needs a token
+	// the browser does not have.
+	sdk := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{SessionTimeout: opts.IdleTimeout,
+		DisableLocalhostProtection: true})
 	// The SDK ties each session to the user of the token it began with.
 	h.handler = auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		a, _ := ctx.Value(agentKey{}).(session)

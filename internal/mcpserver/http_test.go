@@ -271,3 +271,23 @@ func TestHTTPPagingReachesEveryConflictAndSearchFindsAUnit(t *testing.T) {
 
 // genAgent is an agent of a generated field.
 const genAgent = "ana-quill"
+
+// Behind a TLS proxy on the same machine, requests reach the loopback
+// address under the public host name: they are served, token permitting.
+func TestHTTPServesARequestForwardedUnderAnotherHostName(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	url, _ := endpoint(t, f.Path)
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+	req.Host = "arbiter.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+issue(t, f.Svc, reviewtest.Operator, ana))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("a forwarded initialize: %s", resp.Status)
+	}
+}
