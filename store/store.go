@@ -185,6 +185,34 @@ type Tx interface {
 	// consistent themselves. Close it before the transaction ends.
 	Bulk() (Bulk, error)
 
+	// UnitSearch lists the units whose text has every word of words
+	// (each a prefix of a word, from two letters on; the queue filter's
+	// word index and folding), after the unit at sequence number after,
+	// in the field's order, at most limit. Relations are not read.
+	UnitSearch(words []string, after int64, limit int) ([]model.UnitHit, error)
+
+	// People's SSH keys and agents' bearer tokens, for `arbiter serve`.
+	// KeyInsert refuses a fingerprint already stored (ErrExists).
+	KeyInsert(k model.Key) error
+	// KeyByFingerprint looks up a key; ErrNotFound if there is none.
+	KeyByFingerprint(fingerprint string) (model.Key, error)
+	// KeyList lists the keys by agent, then fingerprint.
+	KeyList() ([]model.Key, error)
+	// KeyDelete removes agentID's key fingerprint and reports whether
+	// there was one.
+	KeyDelete(agentID, fingerprint string) (bool, error)
+	// TokenInsert stores a token's record; a hash already stored is
+	// refused (ErrExists).
+	TokenInsert(t model.Token) error
+	// TokenByHash looks up a token by the hash of it; ErrNotFound if
+	// there is none.
+	TokenByHash(hash string) (model.Token, error)
+	// TokenList lists the tokens by agent, then issue time.
+	TokenList() ([]model.Token, error)
+	// TokenDelete removes the tokens of agent id, or the token whose
+	// prefix is id, and returns how many it removed.
+	TokenDelete(id string) (int, error)
+
 	// AgentActAs names the registered agent the transaction acts for, before
 	// it writes. The SQLite engine notes nothing (anyone who can write
 	// the file may act as anyone); on PostgreSQL the field itself checks,
@@ -256,6 +284,9 @@ const DefaultBusyTimeout = 5 * time.Second
 
 // ErrNotFound is returned by lookups of a single row that is not there.
 var ErrNotFound = errors.New("not found")
+
+// ErrExists is returned by an insert of a key or token already stored.
+var ErrExists = errors.New("already stored")
 
 // ErrStale is returned by ConflictUpdate when the conflict is no longer at
 // the version the caller read.

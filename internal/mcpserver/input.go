@@ -58,6 +58,7 @@ type statusName string
 type conflictsInput struct {
 	Status []statusName `json:"status,omitempty" jsonschema:"the statuses to list, or [\"all\"]; by default your units' open conflicts, then the review queue (escalated and pending_vote)"`
 	Limit  int          `json:"limit,omitempty" jsonschema:"at most this many rows (default 50, at most 500)"`
+	Cursor string       `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to read on; absent: from the start"`
 }
 
 type conflictInput struct {
@@ -103,7 +104,14 @@ type voteInput struct {
 }
 
 type inboxInput struct {
-	SinceID    int64 `json:"since_id,omitempty" jsonschema:"only notifications after this notification id (pass the next_since_id of the last answer)"`
-	SinceEpoch int64 `json:"since_epoch,omitempty" jsonschema:"only notifications after this epoch of the field's clock (as ATTUNE's since_epoch)"`
-	Limit      int   `json:"limit,omitempty" jsonschema:"at most this many (default 100, at most 1000)"`
+	SinceID    int64  `json:"since_id,omitempty" jsonschema:"only notifications after this notification id (pass the next_since_id of the last answer)"`
+	SinceEpoch int64  `json:"since_epoch,omitempty" jsonschema:"only notifications after this epoch of the field's clock (as ATTUNE's since_epoch)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many (default 100, at most 1000)"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to read on (instead of since_id)"`
+}
+
+type searchInput struct {
+	Words  string `json:"words" jsonschema:"the words to find in units' text: every one must begin a word of it (case and accents aside), from two letters on"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many units (default 20, at most 200)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to read on"`
 }

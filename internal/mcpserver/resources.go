@@ -31,7 +31,13 @@ func (s *Server) addResources() {
 			if err != nil {
 				return nil, err
 			}
-			return jsonContents(req.Params.URI, c)
+			res, err := jsonContents(req.Params.URI, c)
+			if res != nil {
+				// One agent's notifications: no one else's client, nor
+				// anything between, may keep them.
+				res.CacheScope = "private"
+			}
+			return res, err
 		})
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: conflictTemplate, Name: "conflict", Title: "A conflict",
 		MIMEType: "application/json",

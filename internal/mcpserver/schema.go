@@ -48,10 +48,12 @@ func outputSchema[Out any]() (*jsonschema.Schema, error) {
 }
 
 // outputOptions infers results as they marshal: an event's payload is any
-// JSON value, not an array of bytes.
+// JSON value, not an array of bytes. It is said with an object that only
+// describes it rather than the bare schema true, which strict validators
+// (the MCP Inspector's --strict) refuse where an object is expected.
 func outputOptions() *jsonschema.ForOptions {
 	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[json.RawMessage](): {},
+		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 	}}
 }
 

@@ -54,6 +54,7 @@ func TestEveryToolsResultAndRefusalMatchItsOutputSchema(t *testing.T) {
 			map[string]any{"conflict_id": p.Conflict, "strategy": "last_write_wins", "resolution": map[string]any{"rationale": "again"}},
 			model.CodeInvalidTransition, model.OpMerge, false, "side_effects"},
 		{mcpserver.ToolInbox, map[string]any{}, map[string]any{"since_id": -1}, model.CodeInvalidRequest, model.OpAttune, true, "next_since_id"},
+		{mcpserver.ToolSearch, map[string]any{"words": "claim"}, map[string]any{"words": "a"}, model.CodeInvalidRequest, model.OpAttune, true, "units"},
 	}
 	tools := map[string]*mcp.Tool{}
 	for tool, err := range c.Session.Tools(context.Background(), nil) {

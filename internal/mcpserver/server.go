@@ -64,6 +64,9 @@ type Server struct {
 	changes changes
 	// watching serialises Run: one session, one watcher, at a time.
 	watching sync.Mutex
+	// follow, when set, is told of every session that begins (over
+	// HTTP, where the handler connects sessions itself).
+	follow func(ctx context.Context, ss *mcp.ServerSession)
 }
 
 // New builds the server for agentID, who must be registered in the field
@@ -100,11 +103,17 @@ func New(ctx context.Context, svc *review.Service, agentID string, opts Options)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "arbiter", Title: "arbiter: an Akashik field", Version: opts.Version},
 		&mcp.ServerOptions{
-			Instructions:       instructions,
-			SubscribeHandler:   s.subscribe,
+			Instructions:     instructions,
+			SubscribeHandler: s.subscribe,
+			InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
+				if s.follow != nil {
+					s.follow(ctx, req.Session)
+				}
+			},
 			UnsubscribeHandler: s.unsubscribe,
 			Capabilities:       &mcp.ServerCapabilities{}, // no logging
 		})
+	s.mcp.AddReceivingMiddleware(declaredOnly)
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
@@ -120,7 +129,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.watching.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ss, err := s.mcp.Connect(ctx, t, nil)
+	ss, err := s.mcp.Connect(ctx, quietCancel{t}, nil)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ const (
 	ToolMerge     = "merge"
 	ToolVote      = "vote"
 	ToolInbox     = "inbox"
+	ToolSearch    = "search"
 )
 
 // addTools registers every tool. Descriptions are constant: nothing from
@@ -61,6 +62,12 @@ func (s *Server) addTools() error {
 				"Pass next_since_id back as since_id to read only newer ones, or since_epoch to read those after an epoch.",
 			Annotations: read,
 		}, model.OpAttune, s.inboxTool),
+		addTool(s, &mcp.Tool{Name: ToolSearch, Title: "Find units by their words",
+			Description: "Find units whose text has every one of the words (each the beginning of a word of it, from two letters " +
+				"on, case and accents aside), in the order they were recorded: to find the unit you mean to support or contradict. " +
+				"Pass next_cursor back as cursor to read on.",
+			Annotations: read,
+		}, model.OpAttune, s.search),
 	} {
 		if err != nil {
 			return err

@@ -12,9 +12,10 @@ import (
 
 // conflictsResult is the conflicts tool's answer.
 type conflictsResult struct {
-	Yours     int                     `json:"yours" jsonschema:"how many of the first rows are about units you recorded"`
-	Conflicts []model.ConflictSummary `json:"conflicts" jsonschema:"oldest first: yours, then the others"`
-	More      bool                    `json:"more" jsonschema:"true when the limit cut the list"`
+	Yours      int                     `json:"yours" jsonschema:"how many of the first rows are about units you recorded"`
+	Conflicts  []model.ConflictSummary `json:"conflicts" jsonschema:"oldest first: yours, then the others"`
+	More       bool                    `json:"more" jsonschema:"true when the limit cut the list: pass next_cursor back as cursor to read on"`
+	NextCursor string                  `json:"next_cursor,omitempty" jsonschema:"when more is true: pass it back as cursor for the next page"`
 }
 
 // errEnough stops a walk over the conflicts once a page is full.
@@ -30,6 +31,10 @@ func (s *Server) conflicts(ctx context.Context, in conflictsInput) (conflictsRes
 	if err != nil {
 		return out, "", err
 	}
+	var from conflictsCursor
+	if err := decodeCursor(op, in.Cursor, &from); err != nil {
+		return out, "", err
+	}
 	// By default: your open conflicts, then the review queue.
 	mine, rest := openStatuses, model.ReviewStatuses
 	if len(in.Status) > 0 {
@@ -39,30 +44,40 @@ func (s *Server) conflicts(ctx context.Context, in conflictsInput) (conflictsRes
 		rest = mine
 	}
 	me := s.agent.ID
-	seen := map[string]bool{}
+	isMine := func(c model.ConflictSummary) bool {
+		return (c.AgentA == me || c.AgentB == me) && (mine == nil || slices.Contains(mine, c.Status))
+	}
+	part := 0
 	take := func(c model.ConflictSummary) error {
 		if len(out.Conflicts) == limit {
 			out.More = true
+			last := out.Conflicts[len(out.Conflicts)-1]
+			out.NextCursor = encodeCursor(conflictsCursor{Part: part, Epoch: last.Epoch, ID: last.ID})
 			return errEnough
 		}
-		seen[c.ID] = true
 		out.Conflicts = append(out.Conflicts, c)
 		return nil
 	}
-	// Search narrows to rows naming the caller; only exact authors count.
-	err = s.svc.EachConflict(ctx, model.ListQuery{Statuses: mine, Sort: model.SortAge, Search: me}, func(c model.ConflictSummary) error {
-		if c.AgentA != me && c.AgentB != me {
-			return nil
+	if from.Part == 0 {
+		// Search narrows to rows naming the caller; only exact authors count.
+		passed := false
+		err = s.svc.EachConflict(ctx, model.ListQuery{Statuses: mine, Sort: model.SortAge, Search: me}, func(c model.ConflictSummary) error {
+			if !isMine(c) || !from.after(c, &passed) {
+				return nil
+			}
+			return take(c)
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			return out, "", err
 		}
-		return take(c)
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return out, "", err
+		out.Yours = len(out.Conflicts)
+		from = conflictsCursor{Part: 1}
 	}
-	out.Yours = len(out.Conflicts)
 	if !out.More {
+		part = 1
+		passed := false
 		err = s.svc.EachConflict(ctx, model.ListQuery{Statuses: rest, Sort: model.SortAge}, func(c model.ConflictSummary) error {
-			if seen[c.ID] {
+			if isMine(c) || !from.after(c, &passed) {
 				return nil
 			}
 			return take(c)
@@ -115,7 +130,7 @@ func summarizeConflicts(r conflictsResult) string {
 		fmt.Fprintf(&b, "; %s %s", q(c.ID), c.Status)
 	}
 	if r.More {
-		b.WriteString("; more beyond the limit")
+		b.WriteString("; more beyond the limit: pass next_cursor back as cursor")
 	}
 	return b.String()
 }
@@ -170,7 +185,8 @@ func (s *Server) unit(ctx context.Context, in unitInput) (model.UnitDetail, stri
 type inboxResult struct {
 	Notifications []model.Notification `json:"notifications" jsonschema:"oldest first"`
 	NextSinceID   int64                `json:"next_since_id" jsonschema:"pass as since_id to read only newer notifications"`
-	More          bool                 `json:"more" jsonschema:"true when the limit cut the list: read again with next_since_id"`
+	More          bool                 `json:"more" jsonschema:"true when the limit cut the list: read again with next_since_id, or next_cursor as cursor"`
+	NextCursor    string               `json:"next_cursor,omitempty" jsonschema:"when more is true: pass it back as cursor for the next page"`
 }
 
 func (s *Server) inboxTool(ctx context.Context, in inboxInput) (inboxResult, string, error) {
@@ -182,6 +198,12 @@ func (s *Server) inboxTool(ctx context.Context, in inboxInput) (inboxResult, str
 	}
 	if in.SinceID < 0 || in.SinceEpoch < 0 {
 		return out, "", model.Errorf(op, model.CodeInvalidRequest, "use 0 or more", "since_id and since_epoch cannot be negative")
+	}
+	if in.Cursor != "" {
+		if in.SinceID, err = decodeInboxCursor(in.Cursor); err != nil {
+			return out, "", err
+		}
+		out.NextSinceID = in.SinceID
 	}
 	// Notifications are numbered in the order the field wrote them, and
 	// so by epoch: those up to since_epoch come first, and are skipped.
@@ -207,6 +229,9 @@ func (s *Server) inboxTool(ctx context.Context, in inboxInput) (inboxResult, str
 		if out.More || len(page) <= limit {
 			break
 		}
+	}
+	if out.More {
+		out.NextCursor = inboxCursor(out.NextSinceID)
 	}
 	return out, summarizeInbox(s.agent.ID, in.SinceID, out), nil
 }

@@ -741,7 +741,7 @@ CREATE FUNCTION compact_counts() RETURNS void LANGUAGE sql SECURITY DEFINER SET 
 	INSERT INTO conflict_counts (status, n) SELECT status, sum(n) FROM gone GROUP BY status $$;
 `,
 
-	// Notifications: hooks deliver every notice to an agent or person to
+	// 3: notifications: hooks deliver every notice to an agent or person to
 	// a URL; deliveries are the outbox, written with the notice
 	// (docs/notifications.md). A deliverer claims rows with FOR UPDATE
 	// SKIP LOCKED, so several never send one delivery at once.
@@ -774,6 +774,34 @@ CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
 CREATE INDEX deliveries_hook ON deliveries (hook_id);
 CREATE TRIGGER hooks_actor BEFORE INSERT OR UPDATE OR DELETE ON hooks
 	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+`,
+	// 4: arbiter serve: people's SSH keys and agents' bearer tokens (the
+	// SHA-256 of each token, never the token), readable and writable by
+	// the field's administrator alone (no grants); and units_words, each
+	// unit's words for the search tool of MCP, folded and split as
+	// conflict_words.
+	`
+CREATE TABLE ssh_keys (
+	fingerprint text COLLATE "C" PRIMARY KEY,
+	agent_id    text COLLATE "C" NOT NULL REFERENCES agents (id),
+	public_key  text NOT NULL,
+	comment     text NOT NULL DEFAULT '',
+	added_by    text COLLATE "C" NOT NULL,
+	added_at    timestamptz NOT NULL
+);
+CREATE INDEX ssh_keys_agent ON ssh_keys (agent_id);
+CREATE TABLE tokens (
+	hash      text COLLATE "C" PRIMARY KEY CHECK (length(hash) = 64),
+	prefix    text COLLATE "C" NOT NULL,
+	agent_id  text COLLATE "C" NOT NULL REFERENCES agents (id),
+	issued_by text COLLATE "C" NOT NULL,
+	issued_at timestamptz NOT NULL
+);
+CREATE INDEX tokens_agent ON tokens (agent_id);
+CREATE INDEX tokens_prefix ON tokens (prefix);
+REVOKE ALL ON ssh_keys, tokens FROM PUBLIC;
+
+CREATE INDEX units_words ON units USING gin (to_tsvector('simple', fold(left(content, 262144))));
 `,
 }
 

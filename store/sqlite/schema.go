@@ -295,7 +295,7 @@ CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, id, owner, 
 	`
 ALTER TABLE agents ADD COLUMN db_role TEXT;
 `,
-	// Notifications: hooks deliver every notice to an agent or person to
+	// 6: notifications: hooks deliver every notice to an agent or person to
 	// a URL; deliveries are the outbox, written with the notice
 	// (docs/notifications.md).
 	`
@@ -325,6 +325,44 @@ CREATE TABLE deliveries (
 );
 CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
 CREATE INDEX deliveries_hook ON deliveries (hook_id);
+`,
+	// 7: arbiter serve — people's SSH keys and agents' bearer tokens (the
+	// SHA-256 of each token, never the token), and units_text, each
+	// unit's words for the search tool of MCP, indexed as
+	// conflicts_text indexes a conflict's.
+	`
+CREATE TABLE ssh_keys (
+	fingerprint TEXT PRIMARY KEY,
+	agent_id    TEXT NOT NULL REFERENCES agents (id),
+	public_key  TEXT NOT NULL,
+	comment     TEXT NOT NULL DEFAULT '',
+	added_by    TEXT NOT NULL,
+	added_at    TEXT NOT NULL
+);
+CREATE INDEX ssh_keys_agent ON ssh_keys (agent_id);
+CREATE TABLE tokens (
+	hash      TEXT PRIMARY KEY CHECK (length(hash) = 64),
+	prefix    TEXT NOT NULL,
+	agent_id  TEXT NOT NULL REFERENCES agents (id),
+	issued_by TEXT NOT NULL,
+	issued_at TEXT NOT NULL
+);
+CREATE INDEX tokens_agent ON tokens (agent_id);
+CREATE INDEX tokens_prefix ON tokens (prefix);
+
+CREATE VIRTUAL TABLE units_text USING fts5(body, content='', contentless_delete=1,
+	tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+INSERT INTO units_text (rowid, body) SELECT seq, content FROM units;
+CREATE TRIGGER units_text_insert AFTER INSERT ON units BEGIN
+	INSERT INTO units_text (rowid, body) VALUES (NEW.seq, NEW.content);
+END;
+CREATE TRIGGER units_text_update AFTER UPDATE OF seq, content ON units BEGIN
+	DELETE FROM units_text WHERE rowid = OLD.seq;
+	INSERT INTO units_text (rowid, body) VALUES (NEW.seq, NEW.content);
+END;
+CREATE TRIGGER units_text_delete AFTER DELETE ON units BEGIN
+	DELETE FROM units_text WHERE rowid = OLD.seq;
+END;
 `,
 }
 

@@ -68,6 +68,8 @@ func Run(t *testing.T, e Engine) {
 		{"HooksAndTheirDeliveries", testHooks},
 		{"DeliveriesAreClaimedTriedAndRetried", testDeliveryLifecycle},
 		{"RacingWorkersNeverClaimOneDeliveryTwice", testDeliveryClaimsRace},
+		{"KeysAndTokens", testKeysAndTokens},
+		{"UnitSearchFindsWordsOfTheText", testUnitSearch},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}

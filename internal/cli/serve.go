@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"arbiter/config"
+	"arbiter/field"
+	"arbiter/internal/serve"
+	"arbiter/review"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) serveCmd() *cobra.Command {
+	var (
+		sshAddr, httpAddr, hostKey string
+		idle                       time.Duration
+		maxSSH, maxMCP             int
+	)
+	cmd := &cobra.Command{
+		Use:   "serve --db FIELD [--ssh ADDR] [--http ADDR] [--host-key FILE]",
+		Short: "Serve the field to a team: the review screen over SSH, MCP over HTTP",
+		Long: `Serve the field from one process until SIGTERM or SIGINT:
+
+  --ssh ADDR    people open the review screen with ssh -p PORT HOST, by a key
+                a human operator added (arbiter keys add); nothing else:
+                no passwords, commands, forwarding or subsystems
+  --http ADDR   agents reach MCP (Streamable HTTP) at http://ADDR/mcp with a
+                bearer token a human operator issued (arbiter tokens issue);
+                GET /healthz answers 200 while the field does
+
+It also sweeps the field's deadlines (as --as, on PostgreSQL a human operator,
+unless the process logs in as the field's administrator). Put --http behind a
+TLS reverse proxy; see docs/serve.md. On a stop it ends the sessions, lets
+writes in flight finish and exits 0 within 10 seconds. One line per session
+and refusal goes to stderr; never a token.`,
+		Args: cobra.NoArgs,
+		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
+			if sshAddr == "" && httpAddr == "" {
+				return usageErrorf("serve: give --ssh ADDR, --http ADDR or both (e.g. --ssh :2222 --http 127.0.0.1:8080)")
+			}
+			if hostKey == "" && sshAddr != "" {
+				dir, err := dataDir()
+				if err != nil {
+					return err
+				}
+				hostKey = filepath.Join(dir, "ssh_host_ed25519")
+			}
+			if hostKey != "" {
+				if err := os.MkdirAll(filepath.Dir(hostKey), 0o700); err != nil {
+					return fmt.Errorf("serve: no place for the host key %s: %v", hostKey, err)
+				}
+			}
+			return serve.Run(ctx, svc, serve.Options{
+				SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
+				Field: field.Redact(cfg.DB), Theme: cfg.Theme, Keys: cfg.Keys,
+				IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP,
+				Log: a.stderr,
+				Listening: func(s, h net.Addr) {
+					if s != nil {
+						fmt.Fprintf(a.stderr, "arbiter: serving %s to people over SSH on %s (host key %s)\n", clean(field.Redact(cfg.DB)), s, hostKey)
+					}
+					if h != nil {
+						fmt.Fprintf(a.stderr, "arbiter: serving %s to agents over MCP at http://%s/mcp\n", clean(field.Redact(cfg.DB)), h)
+					}
+				},
+			})
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&sshAddr, "ssh", "", "listen for people over SSH on ADDR (e.g. :2222)")
+	f.StringVar(&httpAddr, "http", "", "listen for agents over MCP (Streamable HTTP) on ADDR (e.g. 127.0.0.1:8080)")
+	f.StringVar(&hostKey, "host-key", "", "the SSH host key's file, made the first time (default: ssh_host_ed25519 in the data directory)")
+	f.DurationVar(&idle, "idle-timeout", serve.DefaultIdle, "close SSH and MCP sessions idle this long")
+	f.IntVar(&maxSSH, "max-ssh", serve.DefaultMaxSSH, "at most this many SSH sessions at once")
+	f.IntVar(&maxMCP, "max-mcp", serve.DefaultMaxMCP, "at most this many MCP sessions at once")
+	return cmd
+}
+
+// dataDir is arbiter's data directory: $XDG_DATA_HOME/arbiter, or
+// ~/.local/share/arbiter.
+func dataDir() (string, error) {
+	if dir := os.Getenv("XDG_DATA_HOME"); dir != "" {
+		return filepath.Join(dir, "arbiter"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("serve: no data directory for the host key (%v): use --host-key FILE", err)
+	}
+	return filepath.Join(home, ".local", "share", "arbiter"), nil
+}

@@ -1,0 +1,94 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"arbiter/internal/mcpserver"
+)
+
+// httpServer is the agents' side: MCP at /mcp, and /healthz.
+type httpServer struct {
+	s   *server
+	mcp *mcpserver.HTTP
+	srv *http.Server
+	// posts counts requests that may write (POST /mcp) in flight.
+	posts atomic.Int64
+}
+
+func (s *server) newHTTP() *httpServer {
+	h := &httpServer{s: s}
+	h.mcp = mcpserver.NewHTTP(s.svc, mcpserver.HTTPOptions{
+		Options:     mcpserver.Options{Poll: s.opt.Poll, Notices: logWriter{s}},
+		MaxSessions: s.opt.MaxMCP, IdleTimeout: s.opt.IdleTimeout,
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h.counted(h.mcp))
+	mux.HandleFunc("GET /healthz", h.health)
+	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	return h
+}
+
+// counted counts the POSTs in flight through next.
+func (h *httpServer) counted(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			h.posts.Add(1)
+			defer h.posts.Add(-1)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// health answers 200 when the field answers, 503 when it does not.
+func (h *httpServer) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if _, err := h.s.svc.Changed(ctx); err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte("the field does not answer\n"))
+		return
+	}
+	w.Write([]byte("ok\n"))
+}
+
+func (h *httpServer) serve(l net.Listener) {
+	if err := h.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		h.s.logf("http: %v", err)
+	}
+}
+
+// shutdown stops accepting, lets the requests in flight finish (until
+// ctx ends), ends the MCP sessions and closes what is left.
+func (h *httpServer) shutdown(ctx context.Context) {
+	done := make(chan error, 1)
+	go func() { done <- h.srv.Shutdown(ctx) }()
+	for h.posts.Load() > 0 && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.mcp.Close()
+	if err := <-done; err != nil {
+		h.srv.Close()
+	}
+}
+
+// logWriter writes an MCP server's notices to the log, a line each.
+type logWriter struct{ s *server }
+
+func (l logWriter) Write(p []byte) (int, error) {
+	l.s.logf("%s", trimNL(string(p)))
+	return len(p), nil
+}
+
+func trimNL(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}

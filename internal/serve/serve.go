@@ -1,0 +1,222 @@
+// Package serve is `arbiter serve`: one process that gives a team its
+// field — the review screen over SSH for people, who log in with a key a
+// human operator added (`arbiter keys`), and MCP over Streamable HTTP for
+// agents, who present a token a human operator issued (`arbiter tokens`)
+// — and does the field's background work (the sweep of deadlines) while
+// it runs. It stops on its context's end, within ShutdownGrace.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"arbiter/internal/keymap"
+	"arbiter/model"
+	"arbiter/review"
+)
+
+// ShutdownGrace is how long a stop waits for sessions and writes in
+// flight before it closes what is left.
+const ShutdownGrace = 8 * time.Second
+
+// Options say what to serve and how.
+type Options struct {
+	// SSHAddr and HTTPAddr are the addresses to listen on ("" for none,
+	// but at least one).
+	SSHAddr, HTTPAddr string
+	// HostKey is the SSH host key's file, made the first time (ed25519)
+	// and kept.
+	HostKey string
+	// Field names the field in the screen's header.
+	Field string
+	// Theme and Keys are the screen's (tui.Options).
+	Theme string
+	Keys  keymap.Map
+	// IdleTimeout closes an SSH session or an MCP session idle that long
+	// (default DefaultIdle).
+	IdleTimeout time.Duration
+	// MaxSSH and MaxMCP cap the sessions open at once (defaults
+	// DefaultMaxSSH, DefaultMaxMCP).
+	MaxSSH, MaxMCP int
+	// Sweep is how often the field's deadlines are swept (default 5s;
+	// negative: never).
+	Sweep time.Duration
+	// Poll is how often a SQLite field is checked for writes by others
+	// (default 100ms); PostgreSQL announces them.
+	Poll time.Duration
+	// Log gets one line per event worth keeping: sessions opened and
+	// closed, refusals, failures. Never a token.
+	Log io.Writer
+	// Listening, when set, is told the addresses once both listen.
+	Listening func(ssh, http net.Addr)
+}
+
+// Defaults.
+const (
+	DefaultIdle   = 30 * time.Minute
+	DefaultMaxSSH = 100
+	DefaultMaxMCP = 500
+)
+
+func (o *Options) defaults() {
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdle
+	}
+	if o.MaxSSH <= 0 {
+		o.MaxSSH = DefaultMaxSSH
+	}
+	if o.MaxMCP <= 0 {
+		o.MaxMCP = DefaultMaxMCP
+	}
+	if o.Sweep == 0 {
+		o.Sweep = 5 * time.Second
+	}
+	if o.Poll <= 0 {
+		o.Poll = 100 * time.Millisecond
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+}
+
+// server is one run of Run.
+type server struct {
+	svc  *review.Service
+	opt  Options
+	logm sync.Mutex
+}
+
+func (s *server) logf(format string, args ...any) {
+	s.logm.Lock()
+	defer s.logm.Unlock()
+	fmt.Fprintf(s.opt.Log, "%s arbiter serve: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}
+
+// Run serves the field until ctx ends, then stops: it stops accepting,
+// tells the people on SSH, ends the sessions, lets writes in flight
+// finish, and returns nil within ShutdownGrace and a little. A listener
+// that cannot be opened is an error at once.
+func Run(ctx context.Context, svc *review.Service, opt Options) error {
+	opt.defaults()
+	if opt.SSHAddr == "" && opt.HTTPAddr == "" {
+		return errors.New("nothing to serve: give --ssh ADDR, --http ADDR or both")
+	}
+	s := &server{svc: svc, opt: opt}
+	var (
+		sshL, httpL net.Listener
+		err         error
+	)
+	if opt.SSHAddr != "" {
+		if sshL, err = net.Listen("tcp", opt.SSHAddr); err != nil {
+			return fmt.Errorf("ssh: cannot listen on %s: %w", opt.SSHAddr, err)
+		}
+	}
+	if opt.HTTPAddr != "" {
+		if httpL, err = net.Listen("tcp", opt.HTTPAddr); err != nil {
+			if sshL != nil {
+				sshL.Close()
+			}
+			return fmt.Errorf("http: cannot listen on %s: %w", opt.HTTPAddr, err)
+		}
+	}
+	var sshS *sshServer
+	if sshL != nil {
+		if sshS, err = s.newSSH(); err != nil {
+			sshL.Close()
+			if httpL != nil {
+				httpL.Close()
+			}
+			return err
+		}
+	}
+	var httpS *httpServer
+	if httpL != nil {
+		httpS = s.newHTTP()
+	}
+
+	var wg sync.WaitGroup
+	jobs, stopJobs := context.WithCancel(context.Background())
+	defer stopJobs()
+	s.background(jobs, &wg)
+	if sshS != nil {
+		wg.Go(func() { sshS.serve(sshL) })
+		s.logf("people: ssh on %s", sshL.Addr())
+	}
+	if httpS != nil {
+		wg.Go(func() { httpS.serve(httpL) })
+		s.logf("agents: MCP on http://%s/mcp", httpL.Addr())
+	}
+	if opt.Listening != nil {
+		opt.Listening(addrOf(sshL), addrOf(httpL))
+	}
+
+	<-ctx.Done()
+	s.logf("stopping")
+	stop, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer cancel()
+	var stops sync.WaitGroup
+	if sshS != nil {
+		stops.Go(func() { sshS.shutdown(stop) })
+	}
+	if httpS != nil {
+		stops.Go(func() { httpS.shutdown(stop) })
+	}
+	stops.Wait()
+	stopJobs()
+	wg.Wait()
+	s.logf("stopped")
+	return nil
+}
+
+func addrOf(l net.Listener) net.Addr {
+	if l == nil {
+		return nil
+	}
+	return l.Addr()
+}
+
+// background starts the jobs that run for as long as the server does,
+// each stopping when ctx ends and counted in wg. This is the one place
+// for them: the sweep of deadlines is one; the delivery of notifications
+// is started here too.
+func (s *server) background(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Go(func() { s.sweep(ctx) })
+}
+
+// sweep does what the field's deadlines ask for every opt.Sweep, for
+// every session at once: neither the screens nor the MCP sessions this
+// process serves sweep themselves.
+func (s *server) sweep(ctx context.Context) {
+	if ro, _ := s.svc.ReadOnly(); ro || s.opt.Sweep < 0 {
+		return
+	}
+	t := time.NewTicker(s.opt.Sweep)
+	defer t.Stop()
+	failing := false
+	for {
+		rep, err := s.svc.Sweep(ctx)
+		switch {
+		case model.HasCode(err, model.CodeNotPermitted):
+			s.logf("deadlines are not swept: %v (give --as a human operator)", err)
+			return
+		case err != nil && ctx.Err() == nil && !failing:
+			s.logf("sweeping the field's deadlines: %v (trying again)", err)
+			failing = true
+		case err == nil:
+			failing = false
+			if n := len(rep.Actions); n > 0 {
+				s.logf("swept the field's deadlines: %d actions", n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
