@@ -225,6 +225,9 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.suggestKey(f, msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.takeKey(f, msg); ok {
+		return cmd
+	}
 	synthesis := f.strategy() == model.Synthesis
 	switch {
 	case key.Matches(msg, k.Back):
@@ -296,8 +299,13 @@ func (m *Model) decideHelp() []key.Binding {
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
 	b := []key.Binding{k.Next, k.Submit, k.Back}
-	if f != nil && f.strategy() == model.Synthesis {
+	switch {
+	case f != nil && f.strategy() == model.Synthesis && f.suggest.unsettled > 0:
+		b = append(b, k.TakeA, k.TakeB, k.Editor, k.Suggest)
+	case f != nil && f.strategy() == model.Synthesis:
 		b = append(b, k.Editor, k.Preview, k.Suggest)
+	default:
+		b = append(b, k.Suggest)
 	}
 	return b
 }

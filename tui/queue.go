@@ -223,6 +223,11 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack):
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
+	case key.Matches(msg, k.Synthesize):
+		if s, ok := q.selected(); ok {
+			m.synthAfter = s.ID
+			return m.open(s.ID)
+		}
 	case key.Matches(msg, k.Mark):
 		if s, ok := q.selected(); ok && !m.isPending(s.ID) {
 			if m.marks[s.ID] {
@@ -315,7 +320,7 @@ func (m *Model) queueHelp() []key.Binding {
 		return []key.Binding{k.KeepFilter, k.Back}
 	}
 	out := []key.Binding{k.Up, k.Down, k.Open}
-	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] == model.TurnDecide)) {
+	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] != model.TurnNone)) {
 		out = append(out, k.KeepA, k.KeepB, k.Dismiss)
 	}
 	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Help, k.Quit)
