@@ -166,3 +166,57 @@ func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
 		t.Errorf("the notifications pane shows %d of its 3 escalation notices whole:\n%s", n, f)
 	}
 }
+
+// After a decision written in the form, the cursor goes to the first row
+// still waiting, not the one after it.
+func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 140, 40)
+	f := s.waitFor("▸ conflict-008")
+	next := ""
+	for _, line := range strings.Split(f, "\n") {
+		if strings.Contains(line, "● conflict-") && next == "" {
+			next = strings.Fields(line)[1]
+		}
+	}
+	s.keys("enter")
+	s.waitFor("A mem-023")
+	s.keys("d")
+	s.waitFor("Decide conflict-008")
+	pickStrategy(s, 7, "dismiss")
+	s.keys("tab")
+	s.typeText("Different payment classes.")
+	s.keys("ctrl+s")
+	s.waitFor("Write this decision?")
+	before := s.loads()
+	s.keys("y")
+	s.waitFor("Written.")
+	s.until(10*time.Second, "the queue read again", func(string) bool { return s.queueLoads > before })
+	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusResolved {
+		t.Fatalf("conflict-008 is %s", d.Conflict.Status)
+	}
+	s.keys("enter")
+	f = s.waitGone("conflict-008 ")
+	if !strings.Contains(f, "▸ "+next) {
+		t.Errorf("the cursor should be on %s, the first row still waiting:\n%s", next, f)
+	}
+}
+
+// The help explains the queue's row marks, and a row due soon carries a
+// sign that needs no colour.
+func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 120, 40)
+	f := s.waitFor("▸ conflict-008")
+	var due string
+	for _, line := range strings.Split(f, "\n") {
+		if strings.Contains(line, "conflict-012") {
+			due = line
+		}
+	}
+	if !strings.Contains(due, "!1h 1m") {
+		t.Errorf("conflict-012, due in 1h 1m of 10h, is not marked due soon:\n%s", due)
+	}
+	s.keys("?")
+	s.waitForWrapped("Rows: ● yours to act on · ✓ marked · ⋯ decided, in its undo window · ↷ decided in the decisions file · ! due soon")
+}

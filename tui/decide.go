@@ -219,7 +219,7 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	case stepLeave:
 		m.toQueue()
 		m.conflict.decide = nil
-		m.queue.skipTo(m.queueRows(), m.isPending)
+		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
 		return m.reloadQueue()
 	}
 	if cmd, ok := m.suggestKey(f, msg); ok {

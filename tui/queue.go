@@ -153,13 +153,15 @@ func (q *queue) next(skip func(id string) bool, here bool) {
 	}
 }
 
-// skipTo moves the cursor on to the next row of the person's turn that
-// has no decision waiting, after a decision on the row it was on.
-func (q *queue) skipTo(visible int, pending func(string) bool) {
+// skipTo moves the cursor on to the first row of the person's turn,
+// from the cursor on, that has no decision waiting and is not the
+// conflict just decided: after a decision, the next one still waiting,
+// whether or not the queue was read again since.
+func (q *queue) skipTo(visible int, pending func(string) bool, decided string) {
 	if len(q.rows) == 0 {
 		return
 	}
-	q.next(pending, false)
+	q.next(func(id string) bool { return id == decided || pending(id) }, true)
 	q.scrollTo(visible)
 }
 

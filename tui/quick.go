@@ -287,7 +287,7 @@ func (m *Model) acceptQuick() tea.Cmd {
 	label := m.quickLabel(p.kind, p.plans)
 	m.toQueue()
 	cmd := m.holdPending(&pending{label: label, reqs: reqs, votes: votes, reworks: reworks})
-	m.queue.skipTo(m.queueRows(), m.isPending)
+	m.queue.skipTo(m.queueRows(), m.isPending, "")
 	return cmd
 }
 

@@ -139,7 +139,7 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 	case stepLeave:
 		m.toQueue()
 		m.conflict.vote = nil
-		m.queue.skipTo(m.queueRows(), m.isPending)
+		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
 		return m.reloadQueue()
 	}
 	switch {
