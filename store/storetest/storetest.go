@@ -65,6 +65,7 @@ func Run(t *testing.T, e Engine) {
 		{"EachReadsTheWholeField", testEach},
 		{"ChangedSeesOtherConnections", testChanged},
 		{"DueConflictsFollowTheRoutesClock", testDue},
+		{"StatsAggregateEveryFigure", testStats},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
