@@ -80,6 +80,8 @@ type Model struct {
 	// synthAfter is the conflict whose decision form opens on the
 	// synthesis once it is read (synthesize, from the queue).
 	synthAfter string
+	// stats is the stats screen's figures (stats.go).
+	stats statsState
 
 	width, height int
 	// stack is the screens, the one in front last (screens.go); the

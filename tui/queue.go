@@ -225,6 +225,8 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack):
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
+	case key.Matches(msg, k.Stats):
+		return m.openStats()
 	case key.Matches(msg, k.Synthesize):
 		if s, ok := q.selected(); ok {
 			m.synthAfter = s.ID

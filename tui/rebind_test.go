@@ -109,6 +109,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"refresh", "ctrl+t", []check{
 			{at: atQueue, does: reloading},
 		}},
+		{"stats", "@", []check{
+			{at: atQueue, does: showing("Open conflicts: 10")},
+		}},
 		{"keep_a", "K", []check{
 			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
 			{at: atPlainConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-011:")},

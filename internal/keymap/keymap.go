@@ -24,7 +24,7 @@ type Map struct {
 	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
 	ThreeWay, Suggest                                                   key.Binding
-	Synthesize, TakeA, TakeB, WholeHeader                               key.Binding
+	Synthesize, TakeA, TakeB, WholeHeader, Stats                        key.Binding
 
 	built bool
 }
@@ -57,7 +57,8 @@ func (m *Map) columns() [][]row {
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
 		{&m.AllStatuses, "all_statuses", k("a"), "a", "all statuses", "show every status, not only what waits for people", InQueue},
 		{&m.MineOnly, "mine_only", k("M"), "M", "mine only", "show only what is yours to decide or vote on, or everything", InQueue},
-		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue again", InQueue},
+		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, or the figures, again", InQueue},
+		{&m.Stats, "stats", k("#"), "#", "stats", "show the field's figures as charts: the queue, decision times, collisions, owners, voters", InQueue},
 	}, {
 		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails; on a conflict put to a vote, your ballot for A (asks for the rationale)", InQueue | InConflict},
 		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails; on a conflict put to a vote, your ballot for B (asks for the rationale)", InQueue | InConflict},
