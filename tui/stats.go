@@ -59,7 +59,9 @@ func (m *Model) loadStats() tea.Cmd {
 
 type noStats struct{}
 
-func (noStats) Error() string { return "this file keeps no figures: stats are read from an arbiter field" }
+func (noStats) Error() string {
+	return "this file keeps no figures: stats are read from an arbiter field"
+}
 
 var errNoStats error = noStats{}
 
