@@ -42,7 +42,9 @@ WITH c AS MATERIALIZED (
 		CASE WHEN resolved_at IS NOT NULL
 			THEN round(extract(epoch FROM resolved_at - detected_at) * 1000)::bigint END AS ms
 	FROM conflicts
-	WHERE status <> 'resolved' OR detected_at >= $1 OR resolved_at >= $1 OR rework_at >= $1 OR vote_opened_at >= $1
+	-- What moved since: opened, or decided (a rework or a vote since
+	-- leaves the conflict open, or decided after).
+	WHERE status IN ('detected', 'resolving', 'escalated', 'pending_vote') OR detected_at >= $1 OR resolved_at >= $1
 ),
 d AS (
 	SELECT type, strategy, CASE WHEN strategy = 'vote' THEN 'vote' ELSE resolved_by END AS person, ms

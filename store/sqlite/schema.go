@@ -295,6 +295,13 @@ CREATE INDEX conflicts_queue ON conflicts (epoch, seq, status, type, id, owner, 
 	`
 ALTER TABLE agents ADD COLUMN db_role TEXT;
 `,
+	// stats (arbiter stats, the stats screen): the conflicts opened or
+	// decided since a time are read from these indexes, with the open
+	// ones from conflicts_status, instead of a scan of every conflict.
+	`
+CREATE INDEX conflicts_detected_at ON conflicts (detected_at);
+CREATE INDEX conflicts_resolved_at ON conflicts (resolved_at) WHERE resolved_at IS NOT NULL;
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row
