@@ -123,6 +123,9 @@ type Tx interface {
 	// in order, as it is read; fn's error stops it.
 	ConflictEach(q model.ListQuery, fn func(model.ConflictSummary) error) error
 	ConflictCount() (map[model.ConflictStatus]int, error)
+	// Stats aggregates the field's figures (model.Stats): the open
+	// conflicts at q.Now, and what happened from q.Since on.
+	Stats(q model.StatsQuery) (model.Stats, error)
 
 	Ballots(conflictID string) ([]model.Ballot, error)
 	BallotPut(b model.Ballot) error

@@ -6,8 +6,6 @@ import (
 
 	"arbiter/internal/safetext"
 	"arbiter/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // Answering an escalation from the screen: approving its proposal is the
@@ -70,9 +68,4 @@ func (m *Model) reworkLine(pl plan) string {
 	return st.Header.Render("Send back") + " " + safetext.Line(d.Conflict.ID) + " to " +
 		safetext.Line(strings.Join(authors, " and ")) + " for rework" + st.Muted.Render(" · ") +
 		"it becomes resolving until one of them revises their unit" + st.Muted.Render(" · "+then+" · your rationale is their directive")
-}
-
-// holdAll starts the undo window for decisions and reworks.
-func (m *Model) holdAll(label string, reqs []model.MergeRequest, reworks []model.ReworkRequest) tea.Cmd {
-	return m.holdPending(&pending{label: label, reqs: reqs, reworks: reworks})
 }

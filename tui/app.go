@@ -77,6 +77,11 @@ type Model struct {
 	quitting    bool // quit once the decision being written is
 	sweepFailed bool // the last sweep failed, and said so
 	watching    bool // the field is watched for changes
+	// synthAfter is the conflict whose decision form opens on the
+	// synthesis once it is read (synthesize, from the queue).
+	synthAfter string
+	// stats is the stats screen's figures (stats.go).
+	stats statsState
 
 	width, height int
 	// stack is the screens, the one in front last (screens.go); the

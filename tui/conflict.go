@@ -32,6 +32,8 @@ type conflictView struct {
 	diff    bool
 	history bool
 	raw     bool
+	// whole: the header is shown in full, wrapped, in place of the units.
+	whole bool
 	// shown is what each pane holds, so that filling it again with the
 	// same text costs nothing.
 	shown [2]paneText
@@ -84,9 +86,13 @@ func (v *conflictView) layout(w, h int) {
 		area--
 	}
 	v.paneH = max(3, area)
+	meta := paneMetaLines
+	if v.history {
+		meta = 0 // the history's panes have a title and no unit's metadata
+	}
 	for i := range v.panes {
 		v.panes[i].SetWidth(v.innerW)
-		v.panes[i].SetHeight(max(1, v.paneH-2-1-paneMetaLines-1))
+		v.panes[i].SetHeight(max(1, v.paneH-2-1-meta-1))
 	}
 	v.three.layout(w, h-v.headerLines())
 }
@@ -206,6 +212,10 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.push(helpScreen{under: conflictScreen{}})
+	case key.Matches(msg, k.WholeHeader):
+		v.whole = !v.whole
+	case key.Matches(msg, k.Back) && v.whole:
+		v.whole = false
 	case key.Matches(msg, k.Back):
 		m.pop()
 		v.notice = ""
@@ -243,11 +253,23 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.fillPanes()
 	case key.Matches(msg, k.History):
 		v.history, v.diff, v.raw = !v.history, false, false
+		v.layout(v.w, v.h)
 		m.fillPanes()
+		if v.history {
+			// The latest events and notifications are what is read first.
+			v.scroll(func(p *scroller) { p.GotoBottom() })
+		}
 	case key.Matches(msg, k.Decide):
 		return m.startDecide()
+	case key.Matches(msg, k.Synthesize):
+		return m.startSynthesis()
 	case key.Matches(msg, k.Vote):
 		return m.startVote()
+	case key.Matches(msg, k.KeepA, k.KeepB) && v.loaded && mayBallot(m.me, v.detail) && m.canDecide() == "":
+		return m.quick(quickKindOf(msg, k), []string{v.id})
+	case key.Matches(msg, k.KeepA, k.KeepB) && v.loaded && v.detail.Conflict.Status == model.StatusPendingVote &&
+		ballotRefusal(m.me, m.agents, v.detail) != "" && m.canDecide() == "":
+		return m.say("Not yours to do: " + ballotRefusal(m.me, m.agents, v.detail) + ".")
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
 		if why := m.notYours(); why != "" {
 			return m.say(why)
@@ -337,6 +359,10 @@ func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
 		return nil
 	}
 	c.reload(msg.detail, m.me, m.written[c.id])
+	if m.synthAfter == c.id && m.top() == (conflictScreen{}) {
+		m.synthAfter = ""
+		return tea.Batch(m.layout(), m.startSynthesis())
+	}
 	return m.layout()
 }
 
@@ -360,8 +386,8 @@ func (m *Model) conflictHelp() []key.Binding {
 		out = append(out, k.Decide, k.KeepA, k.KeepB, k.Dismiss, k.SendBack)
 	case m.turn() == model.TurnDecide:
 		out = append(out, k.Decide, k.KeepA, k.KeepB, k.Dismiss)
-	case m.turn() == model.TurnVote:
-		out = append(out, k.Vote)
+	case m.turn() == model.TurnVote || mayBallot(m.me, v.detail):
+		out = append(out, k.Vote, k.KeepA, k.KeepB)
 	}
 	return append(out, v.viewKeys(k)...)
 }
@@ -372,6 +398,9 @@ func (v conflictView) view(st Styles, k keymap.Map, who onlooker) string {
 	}
 	if !v.loaded {
 		return st.Muted.Render("Reading " + safetext.Line(v.id) + "…")
+	}
+	if v.whole {
+		return v.wholeHeaderView(st, k, who, v.h)
 	}
 	var b strings.Builder
 	b.WriteString(v.headerView(st, k, who))
@@ -401,8 +430,28 @@ func (v conflictView) tabsView(st Styles, k keymap.Map) string {
 }
 
 func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
+	lines := v.headerLinesOf(st, k, who, 3)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, v.w, "…") // the whole header key shows it all
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wholeHeaderView is the header in full, every line wrapped to the
+// width and every ballot listed, cut to h lines.
+func (v conflictView) wholeHeaderView(st Styles, k keymap.Map, who onlooker, h int) string {
+	var out []string
+	for _, l := range v.headerLinesOf(st, k, who, len(v.detail.Ballots)) {
+		out = append(out, wrapLines(l, v.w)...)
+	}
+	out = append(out, "", st.Muted.Render(keyOf(k.WholeHeader)+" or "+keyOf(k.Back)+" goes back to the units"))
+	return window(strings.Join(out, "\n"), 0, h)
+}
+
+// headerLinesOf is the header's lines, uncut, with up to ballots of the
+// vote's ballots.
+func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballots int) []string {
 	c := v.detail.Conflict
-	w := v.w
 	status := st.Status[string(c.Status)].Render(string(c.Status))
 	lines := []string{
 		st.Title.Render(safetext.Line(c.ID)) + "  " + string(c.Type) + " conflict · " + status +
@@ -417,19 +466,19 @@ func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
 		lines = append(lines, proposalLine(st, k, c, who.answers))
 	}
 	if v.voteShown() {
-		lines = append(lines, voteLines(st, v.detail)...)
+		lines = append(lines, voteLines(st, v.detail, ballots)...)
 	}
-	if r := c.Resolution; r != nil {
+	if r := c.Resolution; r != nil && r.Strategy == model.Vote && len(v.detail.Ballots) > 0 {
+		// Closed by the ballots, not by whoever cast the last one.
+		lines = append(lines, st.Success.Render("Resolved")+" by vote, "+ballotsOf(v.detail)+winnerNote(r))
+	} else if r != nil {
 		lines = append(lines, st.Success.Render("Resolved")+" by "+safetext.Line(r.ResolvedBy)+" with "+string(r.Strategy)+
 			winnerNote(r)+st.Muted.Render(" — "+lineOf(r.Rationale)))
 	}
 	if v.notice != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
 	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // conflictScreen is the open conflict: both units side by side.

@@ -219,10 +219,13 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	case stepLeave:
 		m.toQueue()
 		m.conflict.decide = nil
-		m.queue.skipTo(m.queueRows(), m.isPending)
+		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
 		return m.reloadQueue()
 	}
 	if cmd, ok := m.suggestKey(f, msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.takeKey(f, msg); ok {
 		return cmd
 	}
 	synthesis := f.strategy() == model.Synthesis
@@ -296,8 +299,13 @@ func (m *Model) decideHelp() []key.Binding {
 		return []key.Binding{k.Confirm, k.Cancel}
 	}
 	b := []key.Binding{k.Next, k.Submit, k.Back}
-	if f != nil && f.strategy() == model.Synthesis {
+	switch {
+	case f != nil && f.strategy() == model.Synthesis && f.suggest.unsettled > 0:
+		b = append(b, k.TakeA, k.TakeB, k.Editor, k.Suggest)
+	case f != nil && f.strategy() == model.Synthesis:
 		b = append(b, k.Editor, k.Preview, k.Suggest)
+	default:
+		b = append(b, k.Suggest)
 	}
 	return b
 }

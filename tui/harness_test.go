@@ -434,6 +434,9 @@ func keyMsg(k string) tea.KeyPressMsg {
 	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
 		return tea.KeyPressMsg(tea.Key{Code: rune(c[0]), Mod: tea.ModCtrl})
 	}
+	if c, ok := strings.CutPrefix(k, "alt+"); ok && len(c) == 1 {
+		return tea.KeyPressMsg(tea.Key{Code: rune(c[0]), Mod: tea.ModAlt})
+	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg(tea.Key{Code: r, Text: k})
 }

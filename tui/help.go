@@ -37,7 +37,16 @@ func (m *Model) helpView() string {
 		rows = append(rows, m.help.FullHelpView(cols[:n]))
 		cols = cols[n:]
 	}
-	return strings.Join(rows, "\n\n")
+	return strings.Join(rows, "\n\n") + "\n\n" + strings.Join(wrapLines(m.legend(), m.width), "\n")
+}
+
+// legend says what the queue's row marks mean.
+func (m *Model) legend() string {
+	st := m.styles
+	mark := func(sign, what string) string { return st.Key.Render(sign) + " " + st.Muted.Render(what) }
+	return strings.Join([]string{st.Label.Render("Rows:"), mark("●", "yours to act on ·"), mark("✓", "marked ·"),
+		mark("⋯", "decided, in its undo window ·"), mark("↷", "decided in the decisions file ·"),
+		mark("!", "due soon (DUE)")}, " ")
 }
 
 // shortHelpKeys are the bindings the footer shows for the screen in front.

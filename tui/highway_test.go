@@ -24,7 +24,7 @@ func TestTheQueueShowsOwnersAndTimeLeft(t *testing.T) {
 	f := op.waitFor("OWNER", "DUE", "▸ conflict-008")
 	for _, want := range []string{"conflict-008  factual      escalated    8h   ana-quill vs sre-atlas              you          1d 15h",
 		"conflict-011  priority     escalated    8h   plan-juno vs sre-atlas              you          overdue",
-		"conflict-012  factual      escalated    8h   res-iris vs data-wren               lead-kenji   1h"} {
+		"conflict-012  factual      escalated    8h   res-iris vs data-wren               lead-kenji   !1h"} {
 		if !strings.Contains(f, want) {
 			t.Errorf("the queue lacks %q:\n%s", want, f)
 		}

@@ -66,7 +66,8 @@ func sideStyle(st Styles, side string) lipgloss.Style {
 	return st.SideA
 }
 
-func voteLines(st Styles, d model.ConflictDetail) []string {
+// voteLines are the tally and up to limit ballots, each on a line.
+func voteLines(st Styles, d model.ConflictDetail, limit int) []string {
 	t := d.Tally
 	head := st.Label.Render("Vote: ") + fmt.Sprintf("%d for %s · %d for %s · %d of quorum %d",
 		t.ForA, st.SideA.Render("A"), t.ForB, st.SideB.Render("B"), t.Total(), t.Quorum)
@@ -75,7 +76,7 @@ func voteLines(st Styles, d model.ConflictDetail) []string {
 	}
 	lines := []string{head}
 	for i, b := range d.Ballots {
-		if i == 3 {
+		if i == limit {
 			break
 		}
 		side := d.Conflict.Side(b.Choice)

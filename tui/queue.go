@@ -153,13 +153,15 @@ func (q *queue) next(skip func(id string) bool, here bool) {
 	}
 }
 
-// skipTo moves the cursor on to the next row of the person's turn that
-// has no decision waiting, after a decision on the row it was on.
-func (q *queue) skipTo(visible int, pending func(string) bool) {
+// skipTo moves the cursor on to the first row of the person's turn,
+// from the cursor on, that has no decision waiting and is not the
+// conflict just decided: after a decision, the next one still waiting,
+// whether or not the queue was read again since.
+func (q *queue) skipTo(visible int, pending func(string) bool, decided string) {
 	if len(q.rows) == 0 {
 		return
 	}
-	q.next(pending, false)
+	q.next(func(id string) bool { return id == decided || pending(id) }, true)
 	q.scrollTo(visible)
 }
 
@@ -223,6 +225,13 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack):
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
+	case key.Matches(msg, k.Stats):
+		return m.openStats()
+	case key.Matches(msg, k.Synthesize):
+		if s, ok := q.selected(); ok {
+			m.synthAfter = s.ID
+			return m.open(s.ID)
+		}
 	case key.Matches(msg, k.Mark):
 		if s, ok := q.selected(); ok && !m.isPending(s.ID) {
 			if m.marks[s.ID] {
@@ -315,7 +324,7 @@ func (m *Model) queueHelp() []key.Binding {
 		return []key.Binding{k.KeepFilter, k.Back}
 	}
 	out := []key.Binding{k.Up, k.Down, k.Open}
-	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] == model.TurnDecide)) {
+	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] != model.TurnNone)) {
 		out = append(out, k.KeepA, k.KeepB, k.Dismiss)
 	}
 	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Help, k.Quit)

@@ -86,7 +86,7 @@ func dueCell(st Styles, r model.ConflictSummary, now time.Time, w int) string {
 	case left == "overdue":
 		return st.Error.Render(cell(left, w))
 	case r.Route.Urgent(now):
-		return st.Warn.Render(cell(left, w))
+		return st.Warn.Render(cell("!"+left, w)) // a sign that needs no colour
 	}
 	return st.Muted.Render(cell(left, w))
 }

@@ -65,6 +65,9 @@ type plan struct {
 	detail  model.ConflictDetail
 	winner  string
 	refusal string
+	// vote is the ballot keep A or keep B casts on a conflict put to a
+	// vote the person may vote on (ballot.go).
+	vote *model.VoteRequest
 }
 
 // plansMsg carries the plans of a prompt's targets.
@@ -95,7 +98,7 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 	m.prompt = &prompt{kind: kind, targets: targets, input: in, recent: -1}
 	_, hw := m.highway()
 	_, offline := m.svc.Offline()
-	return tea.Batch(m.prompt.input.Focus(), planQuick(m.ctx, m.svc, m.me, kind, targets, hw && !offline))
+	return tea.Batch(m.prompt.input.Focus(), planQuick(m.ctx, m.svc, m.me, m.agents, kind, targets, hw && !offline))
 }
 
 // planQuick works out, for each target, the decision a quick key makes:
@@ -103,7 +106,7 @@ func (m *Model) quick(kind quickKind, targets []string) tea.Cmd {
 // would take it now (MERGE's dry run).
 // reworks says whether the field takes reworks (a live field that has
 // them).
-func planQuick(ctx context.Context, svc deskReader, me model.Agent, kind quickKind, targets []string, reworks bool) tea.Cmd {
+func planQuick(ctx context.Context, svc deskReader, me model.Agent, agents []model.Agent, kind quickKind, targets []string, reworks bool) tea.Cmd {
 	return func() tea.Msg {
 		plans := make([]plan, len(targets))
 		for i, id := range targets {
@@ -111,16 +114,26 @@ func planQuick(ctx context.Context, svc deskReader, me model.Agent, kind quickKi
 				plans[i] = planRework(ctx, svc, me, id, reworks)
 				continue
 			}
-			plans[i] = planOne(ctx, svc, me, kind, id)
+			plans[i] = planOne(ctx, svc, me, agents, kind, id)
 		}
 		return plansMsg{targets: targets, plans: plans}
 	}
 }
 
-func planOne(ctx context.Context, svc deskReader, me model.Agent, kind quickKind, id string) plan {
+func planOne(ctx context.Context, svc deskReader, me model.Agent, agents []model.Agent, kind quickKind, id string) plan {
 	d, err := svc.Detail(ctx, id)
 	if err != nil {
-		return plan{refusal: plainError(err)}
+		// Nothing is known of the conflict but its id: the refusal says
+		// so, and nothing else is built from the failed read.
+		return plan{req: model.MergeRequest{ConflictID: id}, refusal: "could not read " + safetext.Line(id) + ": " + plainError(err)}
+	}
+	if (kind == quickKeepA || kind == quickKeepB) && d.Conflict.Status == model.StatusPendingVote {
+		if mayBallot(me, d) {
+			return planBallot(me, kind, d)
+		}
+		if why := ballotRefusal(me, agents, d); why != "" {
+			return plan{detail: d, req: model.MergeRequest{ConflictID: id}, refusal: why}
+		}
 	}
 	p := plan{detail: d, req: model.MergeRequest{ConflictID: id, ExpectedVersion: d.Conflict.Version,
 		Resolution: model.MergeResolution{Rationale: "—"}}}
@@ -179,6 +192,11 @@ func (m *Model) plansArrived(msg plansMsg) tea.Cmd {
 	if p.accepting {
 		return m.acceptQuick()
 	}
+	if refused := refusedAll(p.plans); refused != "" && strings.TrimSpace(p.input.Value()) == "" {
+		// Nothing to ask a rationale for: say why, and close the prompt.
+		m.prompt = nil
+		return m.say(refused)
+	}
 	return nil
 }
 
@@ -232,9 +250,14 @@ func (m *Model) acceptQuick() tea.Cmd {
 	}
 	var reqs []model.MergeRequest
 	var reworks []model.ReworkRequest
+	var votes []model.VoteRequest
 	for _, pl := range p.plans {
 		switch {
 		case pl.refusal != "":
+		case pl.vote != nil:
+			v := *pl.vote
+			v.Rationale = why
+			votes = append(votes, v)
 		case p.kind == quickRework:
 			reworks = append(reworks, model.ReworkRequest{ConflictID: pl.detail.Conflict.ID, Rationale: why,
 				ExpectedVersion: pl.detail.Conflict.Version})
@@ -249,7 +272,7 @@ func (m *Model) acceptQuick() tea.Cmd {
 			reqs = append(reqs, req)
 		}
 	}
-	if len(reqs) == 0 && len(reworks) == 0 {
+	if len(reqs) == 0 && len(reworks) == 0 && len(votes) == 0 {
 		p.problem = "Nothing to write: the field would refuse every one of them."
 		return nil
 	}
@@ -263,8 +286,8 @@ func (m *Model) acceptQuick() tea.Cmd {
 	m.marks = map[string]bool{}
 	label := m.quickLabel(p.kind, p.plans)
 	m.toQueue()
-	cmd := m.holdAll(label, reqs, reworks)
-	m.queue.skipTo(m.queueRows(), m.isPending)
+	cmd := m.holdPending(&pending{label: label, reqs: reqs, votes: votes, reworks: reworks})
+	m.queue.skipTo(m.queueRows(), m.isPending, "")
 	return cmd
 }
 
@@ -294,6 +317,9 @@ func (m *Model) quickLabel(kind quickKind, plans []plan) string {
 	verb := kindVerbs[kind]
 	if len(plans) == 1 {
 		pl := plans[0]
+		if pl.vote != nil {
+			return pl.req.ConflictID + ": a ballot for " + pl.detail.Conflict.Side(pl.vote.Choice)
+		}
 		if pl.req.Strategy != "" && kind != quickDismiss && kind != quickRework {
 			verb += " (" + string(pl.req.Strategy) + ")"
 		}
@@ -354,6 +380,9 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 	if kind == quickRework {
 		return m.reworkLine(pl)
 	}
+	if pl.vote != nil {
+		return m.ballotLine(pl)
+	}
 	fs := model.Foresee(pl.detail, m.agents, pl.req.Strategy, pl.winner)
 	var parts []string
 	if kind == quickApprove {
@@ -389,9 +418,13 @@ func (m *Model) batchLine(kind quickKind, plans []plan) string {
 	st := m.styles
 	name := batchNames[kind]
 	var refused []string
+	ballots := 0
 	for _, pl := range plans {
-		if pl.refusal != "" {
+		switch {
+		case pl.refusal != "":
 			refused = append(refused, safetext.Line(pl.req.ConflictID))
+		case pl.vote != nil:
+			ballots++
 		}
 	}
 	how := " · each in its own transaction, by the rule that picks the kept unit where one does"
@@ -404,6 +437,9 @@ func (m *Model) batchLine(kind quickKind, plans []plan) string {
 		how = " · each as proposed, in its own transaction"
 	}
 	line := st.Header.Render(fmt.Sprintf("%s %d marked conflicts", name, len(plans))) + st.Muted.Render(how)
+	if ballots > 0 {
+		line += st.Muted.Render(fmt.Sprintf(" · on %d put to a vote, your ballot for %s instead", ballots, kindNames[kind][len(kindNames[kind])-1:]))
+	}
 	if len(refused) > 0 {
 		line += st.Warn.Render(fmt.Sprintf(" · %d would be refused and left: %s", len(refused), strings.Join(refused, ", ")))
 	}

@@ -109,6 +109,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"refresh", "ctrl+t", []check{
 			{at: atQueue, does: reloading},
 		}},
+		{"stats", "@", []check{
+			{at: atQueue, does: showing("Open conflicts: 10")},
+		}},
 		{"keep_a", "K", []check{
 			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
 			{at: atPlainConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-011:")},
@@ -160,6 +163,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		{"raw", "^", []check{
 			{at: atConflict, does: changing},
 		}},
+		{"whole_header", "|", []check{
+			{at: atPlainConflict, does: showing("goes back to the units")},
+		}},
 		{"history", "H", []check{
 			{at: atConflict, shows: []string{"%s history"}, does: showing("Notifications")},
 		}},
@@ -204,6 +210,16 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"suggest", "ctrl+l", []check{
 			{at: atRevisedSynthesis, shows: []string{"%s suggestion"}, does: showing("<<<<<<< A")},
+		}},
+		{"synthesize", "~", []check{
+			{at: atQueue, does: showing("▸ synthesis")},
+			{at: atRevisedConflict, does: showing("1 alternative to settle")},
+		}},
+		{"take_a", "alt+x", []check{
+			{at: atRevisedSuggestion, shows: []string{"%s take A", "%s takes A's"}, does: showing("Took A's text")},
+		}},
+		{"take_b", "alt+z", []check{
+			{at: atRevisedSuggestion, shows: []string{"%s take B", "%s B's"}, does: showing("Took B's text")},
 		}},
 		{"confirm", "o", []check{
 			{at: atDecideConfirm, shows: []string{"%s yes", "%s write it"}, does: showing("Written."), again: resubmit("Write this decision?")},
@@ -491,6 +507,12 @@ var (
 		s.typeText("Both.")
 		s.press(s.k.Next)
 		s.waitFor("▍Synthesis")
+	})
+
+	atRevisedSuggestion = queueAt("the suggested synthesis of a conflict with an ancestor", func(s *driver) {
+		atRevisedConflict.reach(s)
+		s.press(s.k.Synthesize)
+		s.waitFor("Decide conflict-012", "1 alternative to settle")
 	})
 
 	atDecide    = decideAt("the decision form", func(*driver) {})

@@ -45,6 +45,13 @@ func (m *Model) suggestKey(f *decideForm, msg tea.KeyPressMsg) (cmd tea.Cmd, ok 
 	if !s.waiting {
 		s.note = ""
 	}
+	if f.strategy() != model.Synthesis && key.Matches(msg, k.Suggest) {
+		// The suggestion is a synthesis: asking for it chooses one.
+		if why := f.chooseSynthesis(); why != "" {
+			return m.say("No synthesis: " + why + "."), true
+		}
+		return tea.Batch(m.checkDraft(f), m.startSuggestionUnlessTyped(f)), true
+	}
 	if f.strategy() != model.Synthesis {
 		return nil, false
 	}
@@ -133,7 +140,8 @@ func (f *decideForm) synthesisHints(st Styles, k keymap.Map) string {
 	out := st.Muted.Render("  " + helpOf(k.Editor) + " · " + helpOf(k.Preview) + " · " + helpOf(k.Suggest))
 	switch n := f.suggest.unsettled; {
 	case n > 0:
-		out += "  " + st.Warn.Render("⚑ "+alternatives(n)+" to settle")
+		out += "  " + st.Warn.Render("⚑ "+alternatives(n)+" to settle") +
+			st.Muted.Render(" ("+keyOf(k.TakeA)+" takes A's, "+keyOf(k.TakeB)+" B's)")
 	case f.suggest.text != "":
 		out += "  " + st.Success.Render("✓ no alternatives left")
 	}

@@ -281,10 +281,13 @@ func (v conflictView) viewKeys(k keymap.Map) []key.Binding {
 		}
 		return out
 	}
-	if v.loaded && v.detail.Ancestor != nil {
-		return []key.Binding{k.NextPane, k.Diff, k.ThreeWay, k.History, k.SyncScroll, k.Back, k.Help}
+	if v.whole {
+		return []key.Binding{k.WholeHeader, k.Back, k.Help}
 	}
-	return []key.Binding{k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help}
+	if v.loaded && v.detail.Ancestor != nil {
+		return []key.Binding{k.NextPane, k.Diff, k.ThreeWay, k.History, k.SyncScroll, k.Back, k.Help, k.WholeHeader}
+	}
+	return []key.Binding{k.NextPane, k.Diff, k.History, k.SyncScroll, k.Back, k.Help, k.WholeHeader}
 }
 
 // helpKeys are the bindings the help screen lists: all of them, but the

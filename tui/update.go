@@ -56,6 +56,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.queueLoaded(msg)
 	case detailLoadedMsg:
 		return m.detailLoaded(msg)
+	case statsLoadedMsg:
+		return m.statsLoaded(msg)
 	case renderedMsg:
 		return m.storeRendering(msg)
 	case threeMsg:

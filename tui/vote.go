@@ -124,20 +124,6 @@ func (f *voteForm) request(k keymap.Map) (model.VoteRequest, string) {
 	return req, ""
 }
 
-// after is the tally this ballot would leave, and whether it closes the
-// vote.
-func (f *voteForm) after() (model.Tally, model.Outcome) {
-	ballots := []model.Ballot{{VoterID: f.me.ID, Choice: f.choice}}
-	for _, b := range f.detail.Ballots {
-		if b.VoterID != f.me.ID {
-			ballots = append(ballots, b)
-		}
-	}
-	t := model.Count(f.detail.Conflict, ballots, f.detail.Policy.Quorum)
-	o, _ := t.Decide(f.detail.Conflict, f.detail.Policy.Tie)
-	return t, o
-}
-
 func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := m.conflict.vote
 	k := m.keys
@@ -153,7 +139,7 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 	case stepLeave:
 		m.toQueue()
 		m.conflict.vote = nil
-		m.queue.skipTo(m.queueRows(), m.isPending)
+		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
 		return m.reloadQueue()
 	}
 	switch {
@@ -240,7 +226,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 		b.WriteString("\n" + leaveHint(st, k, "the queue"))
 		return b.String()
 	}
-	b.WriteString(strings.Join(voteLines(st, f.detail), "\n") + "\n")
+	for _, l := range voteLines(st, f.detail, len(f.detail.Ballots)) {
+		b.WriteString(strings.Join(wrapLines(l, w), "\n") + "\n") // a rationale in full, wrapped
+	}
 	if left := stillToVote(f.detail, agents); len(left) > 0 {
 		b.WriteString(strings.Join(wrapLines(st.Muted.Render("  still to vote: "+safetext.Line(strings.Join(left, ", "))), w), "\n") + "\n")
 	}
@@ -251,16 +239,22 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 		st.Muted.Render("  "+sidesHint(k)+" · "+keyOf(k.Next)+" to the rationale") + "\n\n")
 	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
-		t, o := f.after()
-		b.WriteString("\n" + st.Header.Render("Cast this vote?") + fmt.Sprintf(" For %s (%s). Afterwards: %d for A · %d for B · %d of quorum %d.",
-			c.Side(f.choice), safetext.Line(f.choice), t.ForA, t.ForB, t.Total(), t.Quorum))
+		t, o, winner, _ := ballotAfter(f.me, f.detail, f.choice)
+		line := st.Header.Render("Cast this vote?") + fmt.Sprintf(" For %s (%s). Afterwards: %d for A · %d for B · %d of quorum %d.",
+			c.Side(f.choice), safetext.Line(f.choice), t.ForA, t.ForB, t.Total(), t.Quorum)
 		switch o {
 		case model.VoteWon:
-			b.WriteString(st.Warn.Render(" This vote closes it: the majority prevails and the loser is superseded."))
+			loser := c.UnitA
+			if winner == c.UnitA {
+				loser = c.UnitB
+			}
+			line += st.Warn.Render(" This vote closes it: the majority prevails, " + safetext.Line(winner) +
+				" stands and " + safetext.Line(loser) + " is superseded.")
 		case model.VoteTiedEscalate:
-			b.WriteString(st.Warn.Render(" This vote ties it at quorum: it goes to a human operator."))
+			line += st.Warn.Render(" This vote ties it at quorum: it goes to a human operator.")
 		}
-		b.WriteString("\n" + confirmPrompt(st, k, "cast it") + "\n")
+		// In full, however narrow the terminal.
+		b.WriteString("\n" + strings.Join(wrapLines(line, w), "\n") + "\n" + confirmPrompt(st, k, "cast it") + "\n")
 	}
 	b.WriteString(f.statusView(st, w))
 	return b.String()

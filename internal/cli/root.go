@@ -82,9 +82,9 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		callerNeeded(a.reopenCmd()), callerNeeded(a.inboxCmd()))
 	root.AddCommand(callerNeeded(a.approveCmd()), callerNeeded(a.reworkCmd()), a.sweepCmd(), a.policyCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
-	root.AddCommand(a.genCmd())
 	root.AddCommand(a.hooksCmd(), a.deliveriesCmd(), a.deliverCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()), a.serveCmd(), a.keysCmd(), a.tokensCmd())
+	root.AddCommand(a.genCmd(), a.statsCmd())
 	return root
 }
 

@@ -24,6 +24,7 @@ type Map struct {
 	Decide, Vote, Next, Prev, ChooseA, ChooseB, Submit, Editor, Preview key.Binding
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
 	ThreeWay, Suggest                                                   key.Binding
+	Synthesize, TakeA, TakeB, WholeHeader, Stats                        key.Binding
 
 	built bool
 }
@@ -56,10 +57,11 @@ func (m *Map) columns() [][]row {
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
 		{&m.AllStatuses, "all_statuses", k("a"), "a", "all statuses", "show every status, not only what waits for people", InQueue},
 		{&m.MineOnly, "mine_only", k("M"), "M", "mine only", "show only what is yours to decide or vote on, or everything", InQueue},
-		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue again", InQueue},
+		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, or the figures, again", InQueue},
+		{&m.Stats, "stats", k("#"), "#", "stats", "show the field's figures as charts: the queue, decision times, collisions, owners, voters", InQueue},
 	}, {
-		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails (asks for the rationale)", InQueue | InConflict},
-		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails (asks for the rationale)", InQueue | InConflict},
+		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails; on a conflict put to a vote, your ballot for A (asks for the rationale)", InQueue | InConflict},
+		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails; on a conflict put to a vote, your ballot for B (asks for the rationale)", InQueue | InConflict},
 		{&m.Dismiss, "dismiss", k("X"), "X", "dismiss", "decide at once: not a real conflict, both units stand", InQueue | InConflict},
 		{&m.Mark, "mark", k("space"), "space", "mark", "mark or unmark the row, for a decision on every marked row", InQueue},
 		{&m.MarkAll, "mark_all", k("*"), "*", "mark all", "mark every row shown, or unmark them all", InQueue},
@@ -74,6 +76,7 @@ func (m *Map) columns() [][]row {
 		{&m.Diff, "diff", k("w"), "w", "word diff", "show the word diff of the two units", InConflict},
 		{&m.ThreeWay, "three_way", k("3"), "3", "three-way", "show the unit both units revise and what each changed in it, when they revise one", InConflict},
 		{&m.Raw, "raw", k("r"), "r", "raw text", "show the units' text as written", InConflict},
+		{&m.WholeHeader, "whole_header", k("+"), "+", "whole header", "show the conflict's header in full, wrapped, with every ballot, in place of the units; again to go back", InConflict},
 		{&m.History, "history", k("h"), "h", "history", "show the conflict's events and notifications", InConflict},
 		{&m.Reopen, "reopen", k("R"), "R", "reopen", "take back a resolved conflict's decision (a human operator)", InConflict},
 	}, {
@@ -86,7 +89,10 @@ func (m *Map) columns() [][]row {
 		{&m.Submit, "submit", k("ctrl+s"), "ctrl+s", "submit", "send the form: it asks before writing", Form},
 		{&m.Editor, "editor", k("ctrl+e"), "ctrl+e", "$EDITOR", "write the synthesis in $EDITOR, with both units", Form},
 		{&m.Preview, "preview", k("ctrl+p"), "ctrl+p", "preview", "show the synthesis formatted, or hide it", Form},
-		{&m.Suggest, "suggest", k("ctrl+y"), "ctrl+y", "suggestion", "start the synthesis from the suggested merge of both units (asks before replacing typed text)", Form},
+		{&m.Suggest, "suggest", k("ctrl+y"), "ctrl+y", "suggestion", "start the synthesis from the suggested merge of both units, choosing the synthesis strategy (asks before replacing typed text)", Form},
+		{&m.Synthesize, "synthesize", k("="), "=", "synthesize", "open the decision form on the synthesis strategy, started from the suggested merge", InQueue | InConflict},
+		{&m.TakeA, "take_a", k("alt+a"), "alt+a", "take A", "settle the synthesis's next alternative with A's text", Form},
+		{&m.TakeB, "take_b", k("alt+b"), "alt+b", "take B", "settle the synthesis's next alternative with B's text", Form},
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},

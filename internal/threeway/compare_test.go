@@ -326,3 +326,23 @@ func TestRowsAlignLinesAcrossTheVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestSettleKeepsOneSideOfTheFirstAlternative(t *testing.T) {
+	text := "intro\n" + MarkerA + "\nA one\n" + MarkerSep + "\nB one\nB two\n" + MarkerB + "\nmiddle\n" +
+		MarkerA + "\nA last\n" + MarkerSep + "\nB last\n" + MarkerB
+	got, ok := Settle(text, 'B')
+	want := "intro\nB one\nB two\nmiddle\n" + MarkerA + "\nA last\n" + MarkerSep + "\nB last\n" + MarkerB
+	if !ok || got != want {
+		t.Fatalf("Settle B = %q, %v; want %q", got, ok, want)
+	}
+	if Unsettled(got) != 1 {
+		t.Errorf("unsettled = %d, want 1", Unsettled(got))
+	}
+	got, ok = Settle(got, 'A')
+	if want := "intro\nB one\nB two\nmiddle\nA last"; !ok || got != want {
+		t.Fatalf("Settle A = %q, %v; want %q", got, ok, want)
+	}
+	if _, ok := Settle(got, 'A'); ok {
+		t.Error("a text with no alternative left was settled")
+	}
+}

@@ -112,3 +112,50 @@ func Unsettled(text string) int {
 	}
 	return n
 }
+
+// Settle settles the first alternative left in text with side's lines
+// ('A' or 'B'): the marker lines go, and the other side's lines with
+// them. ok is false when text holds no whole alternative.
+func Settle(text string, side byte) (settled string, ok bool) {
+	lines := strings.SplitAfter(text, "\n")
+	start, sep, end := -1, -1, -1
+	for i, line := range lines {
+		switch {
+		case start < 0 && strings.HasPrefix(line, "<<<<<<<"):
+			start = i
+		case start >= 0 && sep < 0 && strings.HasPrefix(line, "======="):
+			sep = i
+		case sep >= 0 && strings.HasPrefix(line, ">>>>>>>"):
+			end = i
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return text, false
+	}
+	kept := lines[start+1 : sep]
+	if side == 'B' {
+		kept = lines[sep+1 : end]
+	}
+	var out strings.Builder
+	for _, l := range lines[:start] {
+		out.WriteString(l)
+	}
+	for _, l := range kept {
+		out.WriteString(l)
+	}
+	rest := lines[end+1:]
+	if len(rest) == 0 || (len(rest) == 1 && rest[0] == "") {
+		// The alternative ended the text: so does what was kept, with a
+		// line break only if the markers' text had one.
+		if !strings.HasSuffix(lines[end], "\n") {
+			return strings.TrimSuffix(out.String(), "\n"), true
+		}
+	}
+	for _, l := range rest {
+		out.WriteString(l)
+	}
+	return out.String(), true
+}

@@ -803,6 +803,13 @@ REVOKE ALL ON ssh_keys, tokens FROM PUBLIC;
 
 CREATE INDEX units_words ON units USING gin (to_tsvector('simple', fold(left(content, 262144))));
 `,
+	// 5: stats (arbiter stats, the stats screen): the conflicts opened or
+	// decided since a time are read from these indexes, with the open
+	// ones from conflicts_status, instead of a scan of every conflict.
+	`
+CREATE INDEX conflicts_detected_at ON conflicts (detected_at);
+CREATE INDEX conflicts_resolved_at ON conflicts (resolved_at) WHERE resolved_at IS NOT NULL;
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

@@ -364,6 +364,13 @@ CREATE TRIGGER units_text_delete AFTER DELETE ON units BEGIN
 	DELETE FROM units_text WHERE rowid = OLD.seq;
 END;
 `,
+	// 8: stats (arbiter stats, the stats screen): the conflicts opened or
+	// decided since a time are read from these indexes, with the open
+	// ones from conflicts_status, instead of a scan of every conflict.
+	`
+CREATE INDEX conflicts_detected_at ON conflicts (detected_at);
+CREATE INDEX conflicts_resolved_at ON conflicts (resolved_at) WHERE resolved_at IS NOT NULL;
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

@@ -70,6 +70,7 @@ func Run(t *testing.T, e Engine) {
 		{"RacingWorkersNeverClaimOneDeliveryTwice", testDeliveryClaimsRace},
 		{"KeysAndTokens", testKeysAndTokens},
 		{"UnitSearchFindsWordsOfTheText", testUnitSearch},
+		{"StatsAggregateEveryFigure", testStats},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}

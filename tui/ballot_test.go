@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/model"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A lead casts a ballot from the queue with keep A: the prompt says what
+// the ballot does to the tally, in full, and enter casts it after the
+// undo window.
+func TestKeepAOnAVoteRowCastsABallotFromTheQueue(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	before := detailOf(t, svc, "conflict-014")
+	s := start(t, svc, "lead-priya", 80, 24)
+	s.waitFor("conflict-014")
+	s.keys("/")
+	s.typeText("conflict-014")
+	s.waitFor("▸ conflict-014")
+	s.keys("enter", "A")
+	f := ansi.Strip(s.waitFor("Ballot for A"))
+	if !strings.Contains(flatText(f), "Your ballot makes it 2–1 (A–B) of quorum 3: this closes the vote, "+before.Conflict.UnitA+
+		" prevails and "+before.Conflict.UnitB+" is superseded") {
+		t.Fatalf("the prompt does not say in full what the ballot does:\n%s", f)
+	}
+	s.typeText("Warm standby is cheap insurance.")
+	s.keys("enter")
+	s.waitFor("Written: conflict-014: a ballot for A.")
+	d := detailOf(t, svc, "conflict-014")
+	if d.Conflict.Status != model.StatusResolved || d.Conflict.Resolution == nil || *d.Conflict.Resolution.WinnerID != before.Conflict.UnitA {
+		t.Fatalf("the ballot should close conflict-014 for A: %+v", d.Conflict)
+	}
+	var mine *model.Ballot
+	for _, b := range d.Ballots {
+		if b.VoterID == "lead-priya" {
+			mine = &b
+		}
+	}
+	if mine == nil || mine.Rationale != "Warm standby is cheap insurance." {
+		t.Fatalf("lead-priya's ballot = %+v", mine)
+	}
+	// The closed vote is the ballots' decision, not the last voter's.
+	s.keys("a")
+	s.waitFor("▸ conflict-014")
+	s.keys("enter")
+	s.waitFor("Resolved by vote")
+	s.keys("+")
+	s.waitForWrapped("Resolved by vote, 2–1: lead-tomas, lead-priya for A; lead-kenji for B: " + before.Conflict.UnitA + " prevails")
+}
+
+// Keep A on a conflict put to a vote says why it is not the person's to
+// vote on before asking for anything.
+func TestKeepAOnAVoteSaysWhyNotBeforeAskingForARationale(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "plan-juno", 120, 40)
+	s.waitFor("conflict-0")
+	openByFilter(s, "conflict-016")
+	s.waitFor("conflict-016", "pending_vote")
+	s.keys("A")
+	f := ansi.Strip(s.waitFor("Not yours to do"))
+	if strings.Contains(f, "why?") || strings.Contains(f, "would be refused") {
+		t.Fatalf("the prompt asks for a rationale it cannot use:\n%s", f)
+	}
+	if s.m.prompt != nil {
+		t.Fatal("the prompt is open")
+	}
+}
+
+// Marked vote rows take a ballot each, in one undo window.
+func TestBatchBallotsOnMarkedVoteRows(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 120, 40)
+	s.waitFor("conflict-0")
+	s.keys("M")
+	s.waitGone("conflict-008")
+	s.keys("*", "B")
+	s.waitForWrapped("Keep B on 3 marked conflicts", "on 2 put to a vote, your ballot for B instead")
+	s.typeText("B reads the data right.")
+	s.keys("enter")
+	s.waitFor("Decided 3 of 3.")
+	for _, id := range []string{"conflict-014", "conflict-016"} {
+		d := detailOf(t, svc, id)
+		found := false
+		for _, b := range d.Ballots {
+			found = found || (b.VoterID == "lead-priya" && b.Choice == d.Conflict.UnitB && b.Rationale == "B reads the data right.")
+		}
+		if !found {
+			t.Errorf("%s has no ballot of lead-priya for B: %+v", id, d.Ballots)
+		}
+	}
+}
+
+// waitForWrapped waits until the frame, its lines joined and its runs of
+// spaces made one, contains every one of texts: a sentence however the
+// screen wrapped it.
+func (d *driver) waitForWrapped(texts ...string) string {
+	d.t.Helper()
+	has := func(frame string) bool {
+		flat := flatText(frame)
+		for _, want := range texts {
+			if !strings.Contains(flat, want) {
+				return false
+			}
+		}
+		return true
+	}
+	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("%q", texts), has))
+}
+
+// flatText is a frame without style, its lines joined by one space.
+func flatText(frame string) string { return strings.Join(strings.Fields(ansi.Strip(frame)), " ") }
+
+// The conflict's header cuts what does not fit, says so, and shows it
+// all, wrapped, on the whole-header key: the escalation's reason and the
+// proposal in full.
+func TestTheWholeHeaderShowsWhatTheHeaderCuts(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	d := detailOf(t, svc, "conflict-011")
+	s := start(t, svc, "ops-maya", 80, 24)
+	s.waitFor("▸ conflict-008")
+	openByFilter(s, "conflict-011")
+	f := s.waitFor("conflict-011", "Routed to you")
+	reason := d.Conflict.Escalation.Reason
+	if strings.Contains(flatText(f), flatText(reason)) {
+		t.Fatalf("the reason fits at 80 columns: this test needs a longer one:\n%s", f)
+	}
+	s.keys("+")
+	s.waitForWrapped(flatText(reason))
+	s.keys("esc")
+	s.waitFor("A mem-035")
+}
+
+// The vote form's confirmation says in full what the ballot does, even
+// at 80 columns.
+func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 80, 24)
+	s.waitFor("conflict-0")
+	openByFilter(s, "conflict-014")
+	s.waitFor("Vote:")
+	s.keys("v")
+	s.waitFor("Vote on conflict-014")
+	s.keys("a", "tab")
+	s.typeText("Cheap insurance.")
+	s.keys("ctrl+s")
+	s.waitForWrapped("Cast this vote?", "This vote closes it: the majority prevails, mem-046 stands and mem-047 is superseded.",
+		"y yes")
+}
+
+// The history's panes are as tall as their box and show the last entry
+// whole: they hold no unit's metadata.
+func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 120, 40)
+	s.waitFor("▸ conflict-008")
+	s.keys("enter")
+	s.waitFor("A mem-023")
+	s.keys("h")
+	f := s.waitFor("Notifications")
+	if n := strings.Count(f, "with a synthesis.  "); n != 3 {
+		t.Errorf("the notifications pane shows %d of its 3 escalation notices whole:\n%s", n, f)
+	}
+}
+
+// After a decision written in the form, the cursor goes to the first row
+// still waiting, not the one after it.
+func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 140, 40)
+	f := s.waitFor("▸ conflict-008")
+	next := ""
+	for _, line := range strings.Split(f, "\n") {
+		if strings.Contains(line, "● conflict-") && next == "" {
+			next = strings.Fields(line)[1]
+		}
+	}
+	s.keys("enter")
+	s.waitFor("A mem-023")
+	s.keys("d")
+	s.waitFor("Decide conflict-008")
+	pickStrategy(s, 7, "dismiss")
+	s.keys("tab")
+	s.typeText("Different payment classes.")
+	s.keys("ctrl+s")
+	s.waitFor("Write this decision?")
+	before := s.loads()
+	s.keys("y")
+	s.waitFor("Written.")
+	s.until(10*time.Second, "the queue read again", func(string) bool { return s.queueLoads > before })
+	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusResolved {
+		t.Fatalf("conflict-008 is %s", d.Conflict.Status)
+	}
+	s.keys("enter")
+	f = s.waitGone("conflict-008 ")
+	if !strings.Contains(f, "▸ "+next) {
+		t.Errorf("the cursor should be on %s, the first row still waiting:\n%s", next, f)
+	}
+}
+
+// The help explains the queue's row marks, and a row due soon carries a
+// sign that needs no colour.
+func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 120, 40)
+	f := s.waitFor("▸ conflict-008")
+	var due string
+	for _, line := range strings.Split(f, "\n") {
+		if strings.Contains(line, "conflict-012") {
+			due = line
+		}
+	}
+	if !strings.Contains(due, "!1h 1m") {
+		t.Errorf("conflict-012, due in 1h 1m of 10h, is not marked due soon:\n%s", due)
+	}
+	s.keys("?")
+	s.waitForWrapped("Rows: ● yours to act on · ✓ marked · ⋯ decided, in its undo window · ↷ decided in the decisions file · ! due soon")
+}

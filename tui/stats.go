@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"arbiter/internal/statsview"
+	"arbiter/model"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The stats screen shows the field's figures as charts (internal/
+// statsview draws them, as `arbiter stats` prints them): the queue by
+// status and age, time to decision, the queue per day, who collides,
+// whose units lose, who is overloaded, who votes. The engine aggregates
+// them in one read; the screen scrolls them.
+
+// statsState is the stats screen's figures and scroll.
+type statsState struct {
+	loaded bool
+	s      model.Stats
+	err    error
+	top    int
+}
+
+// statsReader is a desk that aggregates figures: a field; another
+// program's file has none.
+type statsReader interface {
+	Stats(ctx context.Context, since time.Time) (model.Stats, error)
+}
+
+type statsLoadedMsg struct {
+	s   model.Stats
+	err error
+}
+
+// openStats shows the stats screen and reads the figures.
+func (m *Model) openStats() tea.Cmd {
+	m.push(statsScreen{})
+	m.stats.top = 0
+	return m.loadStats()
+}
+
+func (m *Model) loadStats() tea.Cmd {
+	r, ok := m.svc.(statsReader)
+	if !ok {
+		m.stats = statsState{loaded: true, err: errNoStats}
+		return nil
+	}
+	ctx := m.ctx
+	return func() tea.Msg {
+		s, err := r.Stats(ctx, time.Time{})
+		return statsLoadedMsg{s: s, err: err}
+	}
+}
+
+type noStats struct{}
+
+func (noStats) Error() string {
+	return "this file keeps no figures: stats are read from an arbiter field"
+}
+
+var errNoStats error = noStats{}
+
+func (m *Model) statsLoaded(msg statsLoadedMsg) tea.Cmd {
+	m.stats.loaded, m.stats.s, m.stats.err = true, msg.s, msg.err
+	return nil
+}
+
+// statsLines are the figures drawn at width w.
+func (m *Model) statsLines(w int) []string {
+	st := m.styles
+	return strings.Split(statsview.Render(m.stats.s, w, statsview.Styles{Title: st.Title, Label: st.Label,
+		Muted: st.Muted, Bar: st.Key, Warn: st.Warn}), "\n")
+}
+
+// statsScreen is the field's figures.
+type statsScreen struct{}
+
+func (statsScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	s := &m.stats
+	page := max(1, m.bodyHeight()-1)
+	switch {
+	case key.Matches(msg, k.Back, k.Stats):
+		m.pop()
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.push(helpScreen{under: statsScreen{}})
+	case key.Matches(msg, k.Refresh):
+		return m.loadStats()
+	case key.Matches(msg, k.Up):
+		s.top--
+	case key.Matches(msg, k.Down):
+		s.top++
+	case key.Matches(msg, k.PageUp):
+		s.top -= page
+	case key.Matches(msg, k.PageDown):
+		s.top += page
+	case key.Matches(msg, k.Top):
+		s.top = 0
+	case key.Matches(msg, k.Bottom):
+		s.top = 1 << 30
+	}
+	if s.loaded && s.err == nil {
+		s.top = max(0, min(s.top, len(m.statsLines(m.width))-m.bodyHeight()))
+	}
+	return nil
+}
+
+func (statsScreen) update(*Model, tea.Msg) tea.Cmd { return nil }
+
+func (statsScreen) help(m *Model) []key.Binding {
+	k := m.keys
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.Refresh, k.Back, k.Quit}
+}
+
+func (statsScreen) view(m *Model, w, h int) string {
+	st := m.styles
+	s := &m.stats
+	switch {
+	case !s.loaded:
+		return st.Muted.Render("Reading the field's figures…")
+	case s.err != nil:
+		return st.Error.Render("No figures: " + plainError(s.err))
+	}
+	lines := m.statsLines(w)
+	top := max(0, min(s.top, len(lines)-h))
+	return strings.Join(lines[top:min(len(lines), top+h)], "\n")
+}

@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/internal/statsview"
+)
+
+// The stats screen opens from the queue and shows the figures the field
+// gives `arbiter stats`, readable at 80×24 without colour, and scrolls
+// to the last of them.
+func TestTheStatsScreenShowsTheFieldsFigures(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "ops-maya", 80, 24)
+	s.waitFor("▸ conflict-008")
+	s.keys("#")
+	f := s.waitFor("Open conflicts: 10", "escalated")
+	want, err := svc.Stats(context.Background(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(f, "\n")
+	for _, l := range lines {
+		if w := len([]rune(strings.TrimRight(l, " "))); w > 80 {
+			t.Errorf("a line of %d cells at 80 columns: %q", w, l)
+		}
+	}
+	bar := false
+	for _, l := range lines {
+		bar = bar || (strings.HasPrefix(l, "escalated") && strings.Contains(l, "█") && strings.HasSuffix(strings.TrimRight(l, " "), " 5"))
+	}
+	if !bar {
+		t.Errorf("no bar for the 5 escalated conflicts:\n%s", f)
+	}
+	// Every owner's line, as the figures say, at the end.
+	s.keys("G")
+	f = s.waitFor("Fallbacks executed")
+	for _, o := range want.Owners {
+		name := o.Owner
+		if name == "" {
+			name = "operators"
+		}
+		line := fmt.Sprintf("%d open · ", o.Open)
+		if !strings.Contains(f, name) || !strings.Contains(f, line) {
+			t.Errorf("the screen lacks %s's %q:\n%s", name, line, f)
+		}
+	}
+	for _, v := range want.Voters {
+		if !strings.Contains(f, fmt.Sprintf("%d cast · %d missed", v.Cast, v.Missed)) {
+			t.Errorf("the screen lacks %s's ballots:\n%s", v.Voter, f)
+		}
+	}
+	// Without colour the bars are still there: they are characters.
+	plain := statsview.Render(want, 80, statsview.Styles{})
+	if !strings.Contains(plain, "█") || strings.Contains(plain, "\x1b[") {
+		t.Errorf("the plain figures should have bars and no escape:\n%s", plain)
+	}
+	s.keys("esc")
+	s.waitFor("▸ conflict-008")
+}
