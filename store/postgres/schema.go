@@ -570,6 +570,36 @@ CREATE FUNCTION locked_conflict(conflict text) RETURNS SETOF conflicts LANGUAGE 
 	AS $$ SELECT * FROM conflicts WHERE id = conflict FOR NO KEY UPDATE $$;
 REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 `,
+	// 2: forks and joins (docs/fork-join.md): field_links holds the
+	// field's identity, the field it was forked from and the forks taken
+	// from it, each with the epoch of the fork and of the last join;
+	// provenance says where each unit or conflict a join brought came
+	// from. Who writes them is checked like every other table's writer.
+	`
+CREATE TABLE field_links (
+	uid          text   COLLATE "C" PRIMARY KEY CHECK (uid <> ''),
+	kind         text   COLLATE "C" NOT NULL CHECK (kind IN ('self', 'origin', 'fork')),
+	name         text   NOT NULL,
+	base_epoch   bigint NOT NULL CHECK (base_epoch >= 0),
+	joined_epoch bigint NOT NULL DEFAULT 0 CHECK (joined_epoch >= 0)
+);
+CREATE UNIQUE INDEX field_links_one ON field_links (kind) WHERE kind IN ('self', 'origin');
+
+CREATE TABLE provenance (
+	kind      text   COLLATE "C" NOT NULL CHECK (kind IN ('unit', 'conflict')),
+	id        text   COLLATE "C" NOT NULL,
+	fork_uid  text   COLLATE "C" NOT NULL,
+	fork_name text   NOT NULL,
+	fork_id   text   COLLATE "C" NOT NULL,
+	epoch     bigint NOT NULL,
+	PRIMARY KEY (kind, id),
+	UNIQUE (fork_uid, kind, fork_id)
+);
+CREATE TRIGGER field_links_actor BEFORE INSERT OR UPDATE OR DELETE ON field_links
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+CREATE TRIGGER provenance_actor BEFORE INSERT OR UPDATE OR DELETE ON provenance
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

@@ -65,6 +65,8 @@ func Run(t *testing.T, e Engine) {
 		{"EachReadsTheWholeField", testEach},
 		{"ChangedSeesOtherConnections", testChanged},
 		{"DueConflictsFollowTheRoutesClock", testDue},
+		{"FieldLinksKeepIdentityAndForks", testFieldLinks},
+		{"ProvenanceFindsBothWays", testProvenance},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}

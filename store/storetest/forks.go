@@ -1,0 +1,81 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+func testFieldLinks(t *testing.T, e Engine) {
+	st, _ := field(t, e)
+	read(t, st, func(tx store.Tx) error {
+		if got, err := tx.FieldLinks(); err != nil || len(got) != 0 {
+			t.Fatalf("a new field's links %+v (%v), want none", got, err)
+		}
+		return nil
+	})
+	self := model.FieldLink{UID: "u-self", Kind: model.LinkSelf, Name: "team.db"}
+	fork := model.FieldLink{UID: "u-fork", Kind: model.LinkFork, Name: "fork-b.db", BaseEpoch: 40}
+	write(t, st, func(tx store.Tx) error {
+		for _, l := range []model.FieldLink{fork, self} {
+			if err := tx.FieldLinkPut(l); err != nil {
+				return err
+			}
+		}
+		fork.JoinedEpoch = 77
+		return tx.FieldLinkPut(fork)
+	})
+	read(t, st, func(tx store.Tx) error {
+		got, err := tx.FieldLinks()
+		if want := []model.FieldLink{fork, self}; err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("links %+v (%v), want %+v", got, err, want)
+		}
+		return nil
+	})
+	// A field has one identity and one origin.
+	err := st.Write(context.Background(), func(tx store.Tx) error {
+		return tx.FieldLinkPut(model.FieldLink{UID: "u-other", Kind: model.LinkSelf, Name: "x"})
+	})
+	if err == nil {
+		t.Fatal("a second identity was stored")
+	}
+}
+
+func testProvenance(t *testing.T, e Engine) {
+	st, _ := field(t, e)
+	p := model.Provenance{Kind: model.ProvenanceUnit, ID: "mem-203", ForkUID: "u-fork", ForkName: "fork-b.db",
+		ForkID: "mem-157", Epoch: 90}
+	c := model.Provenance{Kind: model.ProvenanceConflict, ID: "conflict-009", ForkUID: "u-fork", ForkName: "fork-b.db",
+		ForkID: "mem-157", Epoch: 90} // the same fork id as a unit's: kinds are apart
+	write(t, st, func(tx store.Tx) error {
+		if err := tx.ProvenancePut(p); err != nil {
+			return err
+		}
+		return tx.ProvenancePut(c)
+	})
+	read(t, st, func(tx store.Tx) error {
+		if got, err := tx.Provenance(model.ProvenanceUnit, "mem-203"); err != nil || got != p {
+			t.Fatalf("provenance of mem-203 %+v (%v), want %+v", got, err, p)
+		}
+		if got, err := tx.ProvenanceByFork("u-fork", model.ProvenanceConflict, "mem-157"); err != nil || got != c {
+			t.Fatalf("provenance of the fork's mem-157 as a conflict %+v (%v), want %+v", got, err, c)
+		}
+		if _, err := tx.Provenance(model.ProvenanceUnit, "mem-157"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("provenance of a unit no join brought: %v, want ErrNotFound", err)
+		}
+		if _, err := tx.ProvenanceByFork("u-other", model.ProvenanceUnit, "mem-157"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("provenance from another fork: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	// One fork's unit is brought once.
+	dup := p
+	dup.ID = "mem-204"
+	if err := st.Write(context.Background(), func(tx store.Tx) error { return tx.ProvenancePut(dup) }); err == nil {
+		t.Fatal("the fork's mem-157 was brought twice")
+	}
+}
