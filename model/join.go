@@ -62,3 +62,56 @@ type SideWork struct {
 	Revised int `json:"revised"`
 	Decided int `json:"decided"`
 }
+
+// JoinOf returns the JOIN event's payload among a conflict's events: what
+// a join did to it (the latest, if several joins did); ok is false when no
+// join touched it.
+func JoinOf(events []Event) (log JoinLog, ok bool) {
+	for _, e := range events {
+		if e.Operation != OpJoin || e.ConflictID == nil {
+			continue
+		}
+		if p, err := DecodePayload[JoinLog](e); err == nil && p.Kind != "" {
+			log, ok = p, true
+		}
+	}
+	return log, ok
+}
+
+// JoinLine says in a line that a conflict came from a join, and how:
+// "came from joining fork-b.db: both sides revised one unit from before
+// the fork". It holds field text (the fork's name, ids): make it safe
+// before a terminal shows it.
+func JoinLine(p JoinLog) string {
+	s := "came from joining " + p.Fork + ": "
+	switch p.Kind {
+	case JoinRevision:
+		return s + "both sides revised one unit from before the fork, differently"
+	case JoinBrought:
+		return s + "opened in the fork, as " + p.ForkID
+	case JoinDecided:
+		return s + "decided in the fork only, by " + decider(p.Decision)
+	case JoinDiffered:
+		return s + "decided differently in the fork, by " + decider(p.Decision) + "; before a person again"
+	}
+	return s + p.Kind
+}
+
+func decider(r *Resolution) string {
+	if r == nil {
+		return "someone"
+	}
+	return r.ResolvedBy + " (" + string(r.Strategy) + ")"
+}
+
+// joinSentence is EventSentence's for a JOIN event.
+func joinSentence(who string, p JoinLog) string {
+	if p.Kind == "" {
+		return who + " joined the fork " + p.Fork
+	}
+	s := who + " " + JoinLine(p)
+	if p.Decision != nil && p.Decision.Rationale != "" {
+		s += ": " + oneLineOf(p.Decision.Rationale)
+	}
+	return s
+}

@@ -219,7 +219,11 @@ func (j *joiner) agents() error {
 			return err
 		}
 		if _, err := RegisterIn(j.tx, a); err != nil {
-			return fmt.Errorf("the fork's agent %q cannot be registered here: %w", a.ID, err)
+			if pe, ok := model.AsError(err); ok {
+				return model.Errorf(model.OpJoin, pe.Code, "remove the agent from the fork, or register it here under a valid id",
+					"the fork's agent %q cannot be registered here: %s", a.ID, pe.Message)
+			}
+			return err
 		}
 		j.rep.AgentsRegistered = append(j.rep.AgentsRegistered, a.ID)
 	}

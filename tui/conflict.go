@@ -410,6 +410,9 @@ func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
 		lineOf(c.Description),
 		v.rulesLine(st),
 	}
+	if j, ok := model.JoinOf(v.detail.Events); ok {
+		lines = append(lines, st.Muted.Render("Joined: "+safetext.Line(model.JoinLine(j))))
+	}
 	if routed(c) {
 		lines = append(lines, routeLine(st, c, who.id, who.now))
 	}

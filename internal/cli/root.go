@@ -81,6 +81,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 		callerNeeded(a.reopenCmd()), callerNeeded(a.inboxCmd()))
 	root.AddCommand(callerNeeded(a.approveCmd()), callerNeeded(a.reworkCmd()), a.sweepCmd(), a.policyCmd())
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
+	root.AddCommand(a.forkCmd(), callerNeeded(a.joinCmd()))
 	root.AddCommand(a.genCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()))
 	return root
