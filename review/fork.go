@@ -30,7 +30,8 @@ const ForkAgent = "fork"
 // has none, the fork one of its own; the fork records the field as its
 // origin and the field the fork, each with the epoch the copy was taken
 // at, and each logs a FORK event by by (ForkAgent when by is ""). The
-// copy is store.Copy's: all of it or nothing; the caller removes to if
+// fork keeps the provenance of what earlier joins brought, not the
+// field's links. The copy is store.Copy's: all of it or nothing; the caller removes to if
 // Fork fails.
 func (s *Service) Fork(ctx context.Context, by string, to store.Field) (ForkResult, error) {
 	const op = model.OpFork
@@ -67,6 +68,16 @@ func (s *Service) Fork(ctx context.Context, by string, to store.Field) (ForkResu
 	err = to.Write(ctx, func(tx store.Tx) error {
 		if by != ForkAgent {
 			if _, err := caller(tx, op, by); err != nil {
+				return err
+			}
+		}
+		// The copy brought the field's own links: the fork has its own.
+		copied, err := tx.FieldLinks()
+		if err != nil {
+			return err
+		}
+		for _, l := range copied {
+			if err := tx.FieldLinkDelete(l.UID); err != nil {
 				return err
 			}
 		}

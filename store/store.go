@@ -160,12 +160,17 @@ type Tx interface {
 	// same uid.
 	FieldLinks() ([]model.FieldLink, error)
 	FieldLinkPut(l model.FieldLink) error
+	// FieldLinkDelete removes the link of uid, if there is one (a fork
+	// forgets the links the copy of its field brought).
+	FieldLinkDelete(uid string) error
 	// Provenance is where the unit or conflict id of kind came from;
 	// ProvenanceByFork finds what a join made of the fork's forkID.
 	// Both return ErrNotFound when there is none. ProvenancePut stores p.
 	Provenance(kind model.ProvenanceKind, id string) (model.Provenance, error)
 	ProvenanceByFork(forkUID string, kind model.ProvenanceKind, forkID string) (model.Provenance, error)
 	ProvenancePut(p model.Provenance) error
+	// ProvenanceEach yields every provenance by kind, then id.
+	ProvenanceEach(fn func(model.Provenance) error) error
 
 	// Whole-field reads, each in the order the field keeps its rows: for
 	// copying a field to another engine and proving the copy equal

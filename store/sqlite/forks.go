@@ -57,3 +57,28 @@ func (t *Tx) ProvenancePut(p model.Provenance) error {
 		string(p.Kind), p.ID, p.ForkUID, p.ForkName, p.ForkID, p.Epoch)
 	return err
 }
+
+// FieldLinkDelete removes the link of uid, if there is one.
+func (t *Tx) FieldLinkDelete(uid string) error {
+	_, err := t.exec(`DELETE FROM field_links WHERE uid = ?`, uid)
+	return err
+}
+
+// ProvenanceEach yields every provenance by kind, then id.
+func (t *Tx) ProvenanceEach(fn func(model.Provenance) error) error {
+	rows, err := t.query(`SELECT ` + provenanceCols + ` FROM provenance ORDER BY kind, id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanProvenance(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

@@ -79,3 +79,40 @@ func testProvenance(t *testing.T, e Engine) {
 		t.Fatal("the fork's mem-157 was brought twice")
 	}
 }
+
+func testForksDeleteAndEach(t *testing.T, e Engine) {
+	st, _ := field(t, e)
+	a := model.Provenance{Kind: model.ProvenanceUnit, ID: "mem-2", ForkUID: "f", ForkName: "f.db", ForkID: "mem-9", Epoch: 3}
+	b := model.Provenance{Kind: model.ProvenanceConflict, ID: "conflict-1", ForkUID: "f", ForkName: "f.db", ForkID: "conflict-4", Epoch: 3}
+	c := model.Provenance{Kind: model.ProvenanceUnit, ID: "mem-1", ForkUID: "f", ForkName: "f.db", ForkID: "mem-8", Epoch: 3}
+	write(t, st, func(tx store.Tx) error {
+		for _, p := range []model.Provenance{a, b, c} {
+			if err := tx.ProvenancePut(p); err != nil {
+				return err
+			}
+		}
+		for _, uid := range []string{"x", "y"} {
+			if err := tx.FieldLinkPut(model.FieldLink{UID: uid, Kind: model.LinkFork, Name: uid}); err != nil {
+				return err
+			}
+		}
+		if err := tx.FieldLinkDelete("x"); err != nil {
+			return err
+		}
+		return tx.FieldLinkDelete("none") // nothing to delete is no error
+	})
+	read(t, st, func(tx store.Tx) error {
+		var got []model.Provenance
+		if err := tx.ProvenanceEach(func(p model.Provenance) error { got = append(got, p); return nil }); err != nil {
+			return err
+		}
+		if want := []model.Provenance{b, c, a}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("each provenance %+v, want %+v (by kind, then id)", got, want)
+		}
+		links, err := tx.FieldLinks()
+		if err != nil || len(links) != 1 || links[0].UID != "y" {
+			t.Fatalf("links after deleting x: %+v (%v)", links, err)
+		}
+		return nil
+	})
+}

@@ -67,6 +67,7 @@ func Run(t *testing.T, e Engine) {
 		{"DueConflictsFollowTheRoutesClock", testDue},
 		{"FieldLinksKeepIdentityAndForks", testFieldLinks},
 		{"ProvenanceFindsBothWays", testProvenance},
+		{"ForkLinksDeleteAndProvenanceEach", testForksDeleteAndEach},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
