@@ -82,19 +82,21 @@ func JoinOf(events []Event) (log JoinLog, ok bool) {
 // "came from joining fork-b.db: both sides revised one unit from before
 // the fork". It holds field text (the fork's name, ids): make it safe
 // before a terminal shows it.
-func JoinLine(p JoinLog) string {
-	s := "came from joining " + p.Fork + ": "
+func JoinLine(p JoinLog) string { return "came from joining " + p.Fork + ": " + joinWhat(p) }
+
+// joinWhat says what a join did to a conflict.
+func joinWhat(p JoinLog) string {
 	switch p.Kind {
 	case JoinRevision:
-		return s + "both sides revised one unit from before the fork, differently"
+		return "both sides revised one unit from before the fork, differently"
 	case JoinBrought:
-		return s + "opened in the fork, as " + p.ForkID
+		return "opened in the fork, as " + p.ForkID
 	case JoinDecided:
-		return s + "decided in the fork only, by " + decider(p.Decision)
+		return "decided in the fork only, by " + decider(p.Decision)
 	case JoinDiffered:
-		return s + "decided differently in the fork, by " + decider(p.Decision) + "; before a person again"
+		return "decided differently in the fork, by " + decider(p.Decision) + "; before a person again"
 	}
-	return s + p.Kind
+	return p.Kind
 }
 
 func decider(r *Resolution) string {
@@ -109,7 +111,7 @@ func joinSentence(who string, p JoinLog) string {
 	if p.Kind == "" {
 		return who + " joined the fork " + p.Fork
 	}
-	s := who + " " + JoinLine(p)
+	s := who + " joined " + p.Fork + ": " + joinWhat(p)
 	if p.Decision != nil && p.Decision.Rationale != "" {
 		s += ": " + oneLineOf(p.Decision.Rationale)
 	}

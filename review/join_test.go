@@ -221,3 +221,16 @@ func notified(t *testing.T, f *rt.Field, agent, conflict, event string) bool {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func TestTheFieldForkedFromJoinsIntoItsFork(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	k, _ := forkOf(t, f)
+	rec(t, f.Svc, senior1, "learned at home")
+	rep, err := k.Svc.Join(context.Background(), operator, f.Store, review.JoinOptions{BaseEpoch: -1})
+	if err != nil || rep.UnitsAdded != 1 {
+		t.Fatalf("joining the origin into its fork: %+v (%v)", rep, err)
+	}
+	if _, err := f.Svc.Join(context.Background(), operator, f.Store, review.JoinOptions{BaseEpoch: -1}); err == nil {
+		t.Fatal("a field was joined into itself")
+	}
+}
