@@ -176,10 +176,8 @@ func (j *joiner) divergence() error {
 	}
 	side := &j.rep.Divergence.Field
 	var mine []model.Unit
-	err := j.tx.UnitEach(func(_ int64, u model.Unit) error {
-		if u.Epoch > j.base {
-			mine = append(mine, u)
-		}
+	err := j.tx.UnitEachSince(j.base, func(_ int64, u model.Unit) error {
+		mine = append(mine, u)
 		return nil
 	})
 	if err != nil {

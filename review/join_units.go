@@ -16,10 +16,8 @@ import (
 // that the field revised too is noted for a conflict (openRevisions).
 func (j *joiner) bringUnits() error {
 	var fresh []model.Unit
-	err := j.ftx.UnitEach(func(_ int64, u model.Unit) error {
-		if u.Epoch > j.since {
-			fresh = append(fresh, u)
-		}
+	err := j.ftx.UnitEachSince(j.since, func(_ int64, u model.Unit) error {
+		fresh = append(fresh, u)
 		return nil
 	})
 	if err != nil {

@@ -171,6 +171,9 @@ type Tx interface {
 	ProvenancePut(p model.Provenance) error
 	// ProvenanceEach yields every provenance by kind, then id.
 	ProvenanceEach(fn func(model.Provenance) error) error
+	// UnitEachSince is UnitEach for the units recorded after epoch only
+	// (what a fork added since it was forked), read through an index.
+	UnitEachSince(epoch int64, fn func(seq int64, u model.Unit) error) error
 
 	// Whole-field reads, each in the order the field keeps its rows: for
 	// copying a field to another engine and proving the copy equal

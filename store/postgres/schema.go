@@ -574,7 +574,8 @@ REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 	// field's identity, the field it was forked from and the forks taken
 	// from it, each with the epoch of the fork and of the last join;
 	// provenance says where each unit or conflict a join brought came
-	// from. Who writes them is checked like every other table's writer.
+	// from; units_epoch finds what a fork recorded since it was forked.
+	// Who writes them is checked like every other table's writer.
 	`
 CREATE TABLE field_links (
 	uid          text   COLLATE "C" PRIMARY KEY CHECK (uid <> ''),
@@ -595,6 +596,7 @@ CREATE TABLE provenance (
 	PRIMARY KEY (kind, id),
 	UNIQUE (fork_uid, kind, fork_id)
 );
+CREATE INDEX units_epoch ON units (epoch);
 CREATE TRIGGER field_links_actor BEFORE INSERT OR UPDATE OR DELETE ON field_links
 	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
 CREATE TRIGGER provenance_actor BEFORE INSERT OR UPDATE OR DELETE ON provenance

@@ -82,3 +82,9 @@ func (t *Tx) ProvenanceEach(fn func(model.Provenance) error) error {
 	}
 	return rows.Err()
 }
+
+// UnitEachSince yields the units recorded after epoch, by sequence
+// number, with their relations.
+func (t *Tx) UnitEachSince(epoch int64, fn func(int64, model.Unit) error) error {
+	return t.unitEach(`FROM units WHERE epoch > ? ORDER BY seq`, fn, epoch)
+}

@@ -299,7 +299,7 @@ ALTER TABLE agents ADD COLUMN db_role TEXT;
 	// field's identity, the field it was forked from and the forks taken
 	// from it, each with the epoch of the fork and of the last join;
 	// provenance says where each unit or conflict a join brought came
-	// from.
+	// from; units_epoch finds what a fork recorded since it was forked.
 	`
 CREATE TABLE field_links (
 	uid          TEXT    PRIMARY KEY CHECK (uid <> ''),
@@ -320,6 +320,7 @@ CREATE TABLE provenance (
 	PRIMARY KEY (kind, id),
 	UNIQUE (fork_uid, kind, fork_id)
 );
+CREATE INDEX units_epoch ON units (epoch);
 `,
 }
 

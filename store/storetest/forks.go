@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -112,6 +113,36 @@ func testForksDeleteAndEach(t *testing.T, e Engine) {
 		links, err := tx.FieldLinks()
 		if err != nil || len(links) != 1 || links[0].UID != "y" {
 			t.Fatalf("links after deleting x: %+v (%v)", links, err)
+		}
+		return nil
+	})
+}
+
+func testUnitEachSince(t *testing.T, e Engine) {
+	st, _ := field(t, e)
+	score := 0.5
+	write(t, st, func(tx store.Tx) error {
+		for i, epoch := range []int64{5, 9, 7, 12} {
+			u := model.Unit{Mode: model.ModeCommitted, Type: model.TypeFinding, Content: fmt.Sprintf("unit %d", i),
+				Intent: model.Intent{Purpose: "p"}, Confidence: model.Confidence{Score: &score, Reasoning: "r"},
+				Source: model.Source{AgentID: "a1", AgentRole: "r", Timestamp: now()}, Status: model.UnitActive, Epoch: epoch}
+			if i == 3 {
+				u.Relations = []model.Relation{{Type: model.RelSupersedes, TargetID: "mem-002"}}
+			}
+			if _, err := tx.UnitInsert(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	read(t, st, func(tx store.Tx) error {
+		var got []string
+		err := tx.UnitEachSince(7, func(seq int64, u model.Unit) error {
+			got = append(got, fmt.Sprintf("%d %s %d %d", seq, u.ID, u.Epoch, len(u.Relations)))
+			return nil
+		})
+		if want := []string{"2 mem-002 9 0", "4 mem-004 12 1"}; err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("units after epoch 7: %q (%v), want %q", got, err, want)
 		}
 		return nil
 	})

@@ -68,6 +68,7 @@ func Run(t *testing.T, e Engine) {
 		{"FieldLinksKeepIdentityAndForks", testFieldLinks},
 		{"ProvenanceFindsBothWays", testProvenance},
 		{"ForkLinksDeleteAndProvenanceEach", testForksDeleteAndEach},
+		{"UnitEachSinceReadsTheNewerUnits", testUnitEachSince},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
