@@ -23,6 +23,8 @@ import (
 //	REOPEN     ReopenLog
 //	REMIND     RemindLog
 //	POLICY     PolicyLog
+//	FORK       ForkLog
+//	JOIN       JoinLog
 //	STATUS_CHANGE, and RECORD of an imported entry: ImportLog
 
 // DecisionLog is the payload of a decision's event: the request R and
@@ -123,6 +125,50 @@ type PolicyLog struct {
 	Changes        []string `json:"changes"`
 	NotifiedAgents []string `json:"notified_agents"`
 }
+
+// ForkLog is the payload of a FORK event, logged in both fields: the
+// field forked from, the fork, and the epoch they share.
+type ForkLog struct {
+	Field     string `json:"field"`
+	FieldUID  string `json:"field_uid"`
+	Fork      string `json:"fork"`
+	ForkUID   string `json:"fork_uid"`
+	BaseEpoch int64  `json:"base_epoch"`
+}
+
+// JoinLog is the payload of a JOIN event. The join's own event (no
+// conflict) carries the report; an event on a conflict says what the
+// join did to it (Kind) and, when the fork decided it, the fork's
+// decision.
+type JoinLog struct {
+	Fork      string `json:"fork"`
+	ForkUID   string `json:"fork_uid"`
+	BaseEpoch int64  `json:"base_epoch"`
+	// ForkEpoch is the fork's clock the join took everything up to.
+	ForkEpoch int64       `json:"fork_epoch"`
+	Report    *JoinReport `json:"report,omitempty"`
+	// Kind is JoinRevision, JoinBrought, JoinDecided or JoinDiffered on
+	// a conflict's event; ForkID its id in the fork.
+	Kind   string `json:"kind,omitempty"`
+	ForkID string `json:"fork_id,omitempty"`
+	// Decision is the fork's decision of the conflict (JoinDecided,
+	// JoinDiffered), its unit ids as they are in this field.
+	Decision *Resolution `json:"decision,omitempty"`
+}
+
+// What a join did to a conflict (JoinLog.Kind).
+const (
+	// JoinRevision: both sides revised one unit from before the fork;
+	// the join opened this conflict between the two revisions.
+	JoinRevision = "revision"
+	// JoinBrought: the conflict was opened in the fork and brought.
+	JoinBrought = "brought"
+	// JoinDecided: decided in the fork only; the fork's decision taken.
+	JoinDecided = "decided"
+	// JoinDiffered: decided differently on the two sides; put before a
+	// person again.
+	JoinDiffered = "differed"
+)
 
 // DecodePayload reads e's payload as a T, the type its operation logs
 // (above). An event without a payload reads as T's zero value; one that

@@ -56,6 +56,12 @@ func EventSentence(c Conflict, e Event) (string, error) {
 			s += "; the vote tied at its quorum and went to a human operator"
 		}
 		return s, err
+	case OpJoin:
+		p, err := DecodePayload[JoinLog](e)
+		return joinSentence(who, p), err
+	case OpFork:
+		p, err := DecodePayload[ForkLog](e)
+		return fmt.Sprintf("%s forked %s at epoch %d", who, p.Fork, p.BaseEpoch), err
 	case OpMerge:
 		p, err := DecodePayload[MergeLog](e)
 		if who == FallbackAgent {

@@ -25,6 +25,11 @@ func (s *Service) Unit(ctx context.Context, id string) (model.UnitDetail, error)
 			return err
 		}
 		d.Unit = u
+		if p, err := tx.Provenance(model.ProvenanceUnit, id); err == nil {
+			d.Provenance = &p
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
 		if a, err := tx.Agent(u.Source.AgentID); err == nil {
 			d.Agent = &a
 		}

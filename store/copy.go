@@ -11,9 +11,11 @@ import (
 // engines keep them: the policy, agents (with the epochs they registered
 // at and their database roles), units with their relations, conflicts,
 // ballots, notifications and events, each with its id and sequence
-// number, and the clock. It reads from in one read transaction and
-// writes to in one write transaction, so a live from is copied as it
-// stood at one moment, and to holds all of it or nothing.
+// number, what it knows of forks (its identity, its links, the
+// provenance of what joins brought), and the clock. It reads from in one
+// read transaction and writes to in one write transaction, so a live
+// from is copied as it stood at one moment, and to holds all of it or
+// nothing.
 //
 // It refuses a to that holds anything already: an agent, a unit, a
 // conflict, an event or a clock past zero. It returns the digest of the
@@ -80,6 +82,9 @@ func copyInto(src, dst Tx) error {
 	if err := b.Close(); err != nil {
 		return err
 	}
+	if err := copyForks(src, dst); err != nil {
+		return err
+	}
 	epoch, err := src.Epoch()
 	if err != nil || epoch == 0 {
 		return err
@@ -89,6 +94,22 @@ func copyInto(src, dst Tx) error {
 		err = fmt.Errorf("the copy's clock stands at %d, not %d", got, epoch)
 	}
 	return err
+}
+
+// copyForks copies what the field knows of forks: its identity, the
+// links to the fields it was forked from or to, and the provenance of
+// what joins brought.
+func copyForks(src, dst Tx) error {
+	links, err := src.FieldLinks()
+	if err != nil {
+		return err
+	}
+	for _, l := range links {
+		if err := dst.FieldLinkPut(l); err != nil {
+			return err
+		}
+	}
+	return src.ProvenanceEach(dst.ProvenancePut)
 }
 
 // refuseNonEmpty returns ErrNotEmpty, saying what tx holds, unless it

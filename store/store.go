@@ -223,6 +223,27 @@ type Tx interface {
 	// agent (docs/postgres.md).
 	AgentActAs(agentID string) error
 
+	// Forks and joins (docs/fork-join.md). FieldLinks lists what the
+	// field knows of itself and of the fields it was forked from or to,
+	// by kind, then uid; FieldLinkPut stores l, replacing the link of the
+	// same uid.
+	FieldLinks() ([]model.FieldLink, error)
+	FieldLinkPut(l model.FieldLink) error
+	// FieldLinkDelete removes the link of uid, if there is one (a fork
+	// forgets the links the copy of its field brought).
+	FieldLinkDelete(uid string) error
+	// Provenance is where the unit or conflict id of kind came from;
+	// ProvenanceByFork finds what a join made of the fork's forkID.
+	// Both return ErrNotFound when there is none. ProvenancePut stores p.
+	Provenance(kind model.ProvenanceKind, id string) (model.Provenance, error)
+	ProvenanceByFork(forkUID string, kind model.ProvenanceKind, forkID string) (model.Provenance, error)
+	ProvenancePut(p model.Provenance) error
+	// ProvenanceEach yields every provenance by kind, then id.
+	ProvenanceEach(fn func(model.Provenance) error) error
+	// UnitEachSince is UnitEach for the units recorded after epoch only
+	// (what a fork added since it was forked), read through an index.
+	UnitEachSince(epoch int64, fn func(seq int64, u model.Unit) error) error
+
 	// Whole-field reads, each in the order the field keeps its rows: for
 	// copying a field to another engine and proving the copy equal
 	// (Digest).

@@ -459,6 +459,9 @@ func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballo
 		lineOf(c.Description),
 		v.rulesLine(st),
 	}
+	if j, ok := model.JoinOf(v.detail.Events); ok {
+		lines = append(lines, st.Muted.Render("Joined: "+safetext.Line(model.JoinLine(j))))
+	}
 	if routed(c) {
 		lines = append(lines, routeLine(st, c, who.id, who.now))
 	}

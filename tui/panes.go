@@ -240,7 +240,7 @@ func eventSentenceOf(st Styles, c model.Conflict, e model.Event) (string, error)
 		return safetext.Line(s) + why(rationale), err
 	}
 	switch e.Operation {
-	case model.OpRework, model.OpRemind:
+	case model.OpRework, model.OpRemind, model.OpJoin:
 		return highway("")
 	case model.OpDetect:
 		p, err := model.DecodePayload[model.Conflict](e)

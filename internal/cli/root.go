@@ -85,6 +85,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.hooksCmd(), a.deliveriesCmd(), a.deliverCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()), a.serveCmd(), a.keysCmd(), a.tokensCmd())
 	root.AddCommand(a.genCmd(), a.statsCmd())
+	root.AddCommand(a.forkCmd(), callerNeeded(a.joinCmd()))
 	return root
 }
 

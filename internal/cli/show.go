@@ -94,6 +94,9 @@ func (a *app) showUnit(ctx context.Context, svc review.Desk, id string, asJSON b
 // and the relations other units carry to it and its conflicts.
 func printUnit(w io.Writer, d model.UnitDetail, now time.Time) {
 	printUnitHead(w, clean(d.Unit.ID), d.Unit, d.Agent, now)
+	if p := d.Provenance; p != nil {
+		fmt.Fprintf(w, "   joined      from %s as %s\n", clean(p.ForkName), clean(p.ForkID))
+	}
 	for _, l := range d.Incoming {
 		rel := fmt.Sprintf("%s %s", clean(l.From), clean(string(l.Type)))
 		if l.Description != "" {
@@ -124,6 +127,9 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 		fmt.Fprintf(w, "  decide on this reading with --expect-version %d\n", c.Version)
 	}
 	fmt.Fprintf(w, "\n%s\n", indentBlock(c.Description, "  "))
+	if j, ok := model.JoinOf(d.Events); ok {
+		fmt.Fprintf(w, "  %s\n", clean(model.JoinLine(j)))
+	}
 	fmt.Fprintf(w, "\ndetected   %s at epoch %d, %s\n", clean(string(c.DetectedBy)), c.Epoch, when(c.DetectedAt, now))
 	if anc := d.Ancestor; anc != nil {
 		fmt.Fprintf(w, "ancestor   %s: A %s, B %s (show --three-way compares them)\n", clean(anc.UnitID), lineage(anc.PathA), lineage(anc.PathB))

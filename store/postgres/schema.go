@@ -810,6 +810,38 @@ CREATE INDEX units_words ON units USING gin (to_tsvector('simple', fold(left(con
 CREATE INDEX conflicts_detected_at ON conflicts (detected_at);
 CREATE INDEX conflicts_resolved_at ON conflicts (resolved_at) WHERE resolved_at IS NOT NULL;
 `,
+	// 6: forks and joins (docs/fork-join.md): field_links holds the
+	// field's identity, the field it was forked from and the forks taken
+	// from it, each with the epoch of the fork and of the last join;
+	// provenance says where each unit or conflict a join brought came
+	// from; units_epoch finds what a fork recorded since it was forked.
+	// Who writes them is checked like every other table's writer.
+	`
+CREATE TABLE field_links (
+	uid          text   COLLATE "C" PRIMARY KEY CHECK (uid <> ''),
+	kind         text   COLLATE "C" NOT NULL CHECK (kind IN ('self', 'origin', 'fork')),
+	name         text   NOT NULL,
+	base_epoch   bigint NOT NULL CHECK (base_epoch >= 0),
+	joined_epoch bigint NOT NULL DEFAULT 0 CHECK (joined_epoch >= 0)
+);
+CREATE UNIQUE INDEX field_links_one ON field_links (kind) WHERE kind IN ('self', 'origin');
+
+CREATE TABLE provenance (
+	kind      text   COLLATE "C" NOT NULL CHECK (kind IN ('unit', 'conflict')),
+	id        text   COLLATE "C" NOT NULL,
+	fork_uid  text   COLLATE "C" NOT NULL,
+	fork_name text   NOT NULL,
+	fork_id   text   COLLATE "C" NOT NULL,
+	epoch     bigint NOT NULL,
+	PRIMARY KEY (kind, id),
+	UNIQUE (fork_uid, kind, fork_id)
+);
+CREATE INDEX units_epoch ON units (epoch);
+CREATE TRIGGER field_links_actor BEFORE INSERT OR UPDATE OR DELETE ON field_links
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+CREATE TRIGGER provenance_actor BEFORE INSERT OR UPDATE OR DELETE ON provenance
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

@@ -32,10 +32,16 @@ func (t *Tx) AgentEach(fn func(model.Agent, int64) error) error {
 
 // UnitEach yields every unit by sequence number, with its relations.
 func (t *Tx) UnitEach(fn func(int64, model.Unit) error) error {
-	rows, err := t.query(`SELECT ` + unitCols + `, seq,
+	return t.unitEach(`FROM units ORDER BY seq`, fn)
+}
+
+// unitEach yields the units the query's tail (from, where, order) picks,
+// with their relations.
+func (t *Tx) unitEach(tail string, fn func(int64, model.Unit) error, args ...any) error {
+	rows, err := t.query(`SELECT `+unitCols+`, seq,
 		(SELECT json_group_array(json_array(type, target_id, description))
 		 FROM (SELECT type, target_id, description FROM relations r WHERE r.unit_id = units.id ORDER BY type, target_id))
-		FROM units ORDER BY seq`)
+		`+tail, args...)
 	if err != nil {
 		return err
 	}

@@ -371,6 +371,33 @@ END;
 CREATE INDEX conflicts_detected_at ON conflicts (detected_at);
 CREATE INDEX conflicts_resolved_at ON conflicts (resolved_at) WHERE resolved_at IS NOT NULL;
 `,
+	// 9: forks and joins (docs/fork-join.md): field_links holds the
+	// field's identity, the field it was forked from and the forks taken
+	// from it, each with the epoch of the fork and of the last join;
+	// provenance says where each unit or conflict a join brought came
+	// from; units_epoch finds what a fork recorded since it was forked.
+	`
+CREATE TABLE field_links (
+	uid          TEXT    PRIMARY KEY CHECK (uid <> ''),
+	kind         TEXT    NOT NULL CHECK (kind IN ('self', 'origin', 'fork')),
+	name         TEXT    NOT NULL,
+	base_epoch   INTEGER NOT NULL CHECK (base_epoch >= 0),
+	joined_epoch INTEGER NOT NULL DEFAULT 0 CHECK (joined_epoch >= 0)
+);
+CREATE UNIQUE INDEX field_links_one ON field_links (kind) WHERE kind IN ('self', 'origin');
+
+CREATE TABLE provenance (
+	kind      TEXT    NOT NULL CHECK (kind IN ('unit', 'conflict')),
+	id        TEXT    NOT NULL,
+	fork_uid  TEXT    NOT NULL,
+	fork_name TEXT    NOT NULL,
+	fork_id   TEXT    NOT NULL,
+	epoch     INTEGER NOT NULL,
+	PRIMARY KEY (kind, id),
+	UNIQUE (fork_uid, kind, fork_id)
+);
+CREATE INDEX units_epoch ON units (epoch);
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

@@ -71,6 +71,10 @@ func Run(t *testing.T, e Engine) {
 		{"KeysAndTokens", testKeysAndTokens},
 		{"UnitSearchFindsWordsOfTheText", testUnitSearch},
 		{"StatsAggregateEveryFigure", testStats},
+		{"FieldLinksKeepIdentityAndForks", testFieldLinks},
+		{"ProvenanceFindsBothWays", testProvenance},
+		{"ForkLinksDeleteAndProvenanceEach", testForksDeleteAndEach},
+		{"UnitEachSinceReadsTheNewerUnits", testUnitEachSince},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
