@@ -583,7 +583,7 @@ func TestBareArbiterWithoutATerminalPrintsTheQueue(t *testing.T) {
 
 func TestInitDemoThatFailsLeavesNoFile(t *testing.T) {
 	// Room for an empty field, not for the demo in it.
-	db := filepath.Join(tinyDisk(t, 300<<10), "demo.db")
+	db := filepath.Join(tinyDisk(t, 450<<10), "demo.db")
 	r := arbiter(t, "init", "--db", db, "--demo")
 	wantExit(t, r, 1)
 	if !strings.Contains(r.stderr, "the file was removed") || strings.Count(r.stderr, "\n") != 1 {
