@@ -118,7 +118,8 @@ func (j *joiner) take(mine, k model.Conflict, theirs model.Resolution) error {
 
 // differ puts the conflict mine, decided here and in the fork
 // differently, before a person again: the decision here is taken back as
-// a REOPEN would (escalated to the joining person, the units standing as
+// a REOPEN would (escalated to the owner its route had, else the
+// policy's owner, else any human operator; the units standing as
 // before either decision, the authors and the decider told), with both
 // decisions and both rationales in the reopening's rationale; a synthesis
 // the fork wrote is retracted. When the decision here cannot be taken
