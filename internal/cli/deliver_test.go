@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 )
 
@@ -169,8 +170,21 @@ func until(t *testing.T, what string, cond func() bool) {
 // A receiver down, then up, and deliverers killed with SIGKILL at any
 // moment: every notice to the hook's person arrives, signed, each
 // delivery under one webhook-id however often it was tried.
+// On a SQLite file and on PostgreSQL.
 func TestEveryNoticeArrivesThroughAnOutageAndKilledDeliverers(t *testing.T) {
-	db := fieldWithConflict(t)
+	t.Run("sqlite", func(t *testing.T) { noticesArrive(t, filepath.Join(t.TempDir(), "field.db")) })
+	t.Run("postgres", func(t *testing.T) { noticesArrive(t, pgtest.Field(t)) })
+}
+
+// noticesArrive is newField and fieldWithConflict on the field db,
+// then the outage, the killed deliverers, and what arrived.
+func noticesArrive(t *testing.T, db string) {
+	ok(t, "init", "--db", db, "--quorum", "2", "--recusal=false")
+	ok(t, "--db", db, "register", "--id", "ana", "--role", "analyst", "--authority", "6")
+	ok(t, "--db", db, "register", "--id", "bob", "--role", "analyst")
+	ok(t, "--db", db, "register", "--id", "op", "--role", "operator", "--kind", "human", "--authority", "10")
+	record(t, db, "ana", recordPayload("p99 is 40 ms", 0.9, ""))
+	record(t, db, "bob", recordPayload("p99 is 90 ms", 0.6, "mem-001"))
 	earlier := map[int64]bool{} // notices from before the hook: not delivered
 	for _, n := range listInbox(t, db, "ana") {
 		earlier[n.ID] = true
