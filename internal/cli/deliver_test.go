@@ -283,6 +283,16 @@ func TestHooksAreAddedByAnOperatorAndShowTheirSecretOnce(t *testing.T) {
 	wantLine(t, "hooks add", r, 3, []string{"human operator"}, "whsec_")
 	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "nobody", "--url", url, "--allow-private")
 	wantExit(t, r, 3)
+	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--events", "conflict.nope")
+	wantLine(t, "hooks add --events", r, 2, []string{"conflict.nope"}, "whsec_")
+	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--format", "teams")
+	wantLine(t, "hooks add --format", r, 2, []string{"standard or slack"}, "whsec_")
+	wantExit(t, arbiter(t, "--db", db, "--as", "op", "deliveries", "retry"), 2)
+	wantExit(t, arbiter(t, "--db", db, "--as", "op", "deliveries", "retry", "msg_x", "--all"), 2)
+	wantLine(t, "deliveries retry", arbiter(t, "--db", db, "--as", "op", "deliveries", "retry", "msg_x"), 2, []string{"no dead delivery"})
+	if got := ok(t, "--db", db, "--as", "op", "deliveries", "retry", "--all"); !strings.Contains(got, "0 queued again") {
+		t.Errorf("retry --all with nothing dead: %q", got)
+	}
 	out := ok(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--format", "slack",
 		"--events", "conflict.escalated,conflict.reminder")
 	secret := strings.Fields(out[strings.LastIndex(out, "whsec_"):])[0]
