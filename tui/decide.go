@@ -23,7 +23,7 @@ type decideForm struct {
 	*openConflict
 	// offline: decisions go to a decisions file, and nobody is notified
 	// until it is applied.
-	offline bool
+	offline   bool
 	choices   []model.Choice
 	sel       int
 	winner    string
