@@ -86,8 +86,9 @@ func (o *outcome) concerned(event string) []string {
 
 // tellConcerned tells everyone concerned of the change o makes
 // (concerned) but those in skip, n for event; actors, when given, are
-// the only ones asked to act. When the change closes a vote, whoever cast a ballot is told
-// with a vote_closed notice that gives the tally.
+// the only ones asked to act. When the change closes a vote, whoever cast
+// a ballot (and is not asked to act) is told with a vote_closed notice
+// that gives the tally.
 func (o *outcome) tellConcerned(event string, n model.Notification, skip []string, actors ...string) {
 	ids := o.concerned(event)
 	if o.err != nil {
@@ -99,7 +100,9 @@ func (o *outcome) tellConcerned(event string, n model.Notification, skip []strin
 		if slices.Contains(skip, id) {
 			continue
 		}
-		if o.d.Conflict.Status == model.StatusPendingVote && slices.ContainsFunc(o.d.Ballots, func(b model.Ballot) bool { return b.VoterID == id }) {
+		asked := n.RequiresAction && (len(actors) == 0 || slices.Contains(actors, id))
+		cast := slices.ContainsFunc(o.d.Ballots, func(b model.Ballot) bool { return b.VoterID == id })
+		if o.d.Conflict.Status == model.StatusPendingVote && cast && !asked {
 			casters = append(casters, id)
 		} else {
 			rest = append(rest, id)

@@ -165,8 +165,9 @@ type Tx interface {
 	// again, due at now with its tries counted from zero, and returns
 	// how many; ErrNotFound for an id that is not a dead delivery.
 	DeliveryRetry(id string, now time.Time) (int, error)
-	// DeliveryNext is when the earliest pending delivery is due; nil for
-	// none.
+	// DeliveryNext is when the earliest pending delivery may be claimed:
+	// when it is due, or when the claim that holds it runs out, if later;
+	// nil for none.
 	DeliveryNext() (*time.Time, error)
 
 	EventAppend(e model.Event) (int64, error)

@@ -21,6 +21,9 @@ import (
 type decideForm struct {
 	submission[model.MergeResponse]
 	*openConflict
+	// offline: decisions go to a decisions file, and nobody is notified
+	// until it is applied.
+	offline   bool
 	choices   []model.Choice
 	sel       int
 	winner    string
@@ -78,6 +81,7 @@ func (m *Model) startDecide() tea.Cmd {
 	f := c.decide
 	if f == nil || f.result != nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
+		_, f.offline = m.svc.Offline()
 		c.decide = f
 	} else {
 		f.refresh(m.me) // the conflict may have moved while the form was left
@@ -428,7 +432,11 @@ func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent, 
 	if f.strategy() == model.Dismiss {
 		b.WriteString("  both units stay active\n")
 	}
-	b.WriteString(strings.Join(wrapLines("  notified: "+safetext.Line(strings.Join(fs.Notified, ", ")), w), "\n") + "\n")
+	told := "  notified: " + safetext.Line(strings.Join(fs.Notified, ", "))
+	if f.offline {
+		told = "  will notify " + safetext.Line(strings.Join(fs.Notified, ", ")) + " when applied"
+	}
+	b.WriteString(strings.Join(wrapLines(told, w), "\n") + "\n")
 	b.WriteString(strings.Join(wrapLines("  rationale: "+safetext.Line(strings.TrimSpace(f.rationale.Value())), w), "\n") + "\n")
 	b.WriteString("\n" + confirmPrompt(st, k, "write it"))
 	return b.String()

@@ -373,7 +373,7 @@ func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
 	s.keys("tab")
 	s.typeText("Different payment classes.")
 	s.keys("ctrl+s")
-	s.waitFor("Write this decision?")
+	s.waitFor("Write this decision?", "will notify", "when applied")
 	s.keys("y")
 	s.waitFor("Recorded.", "arbiter apply")
 	data, err := os.ReadFile(out)

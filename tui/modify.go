@@ -25,6 +25,7 @@ func (m *Model) startModify() tea.Cmd {
 		return m.say(v.id + " carries no proposal to modify; press " + keyOf(m.keys.Decide) + " to decide it.")
 	}
 	f := newDecideForm(v.openConflict, m.me, m.styles.Theme.Dark, m.keys)
+	_, f.offline = m.svc.Offline()
 	f.startFrom(m.me, *v.detail.Conflict.Proposal)
 	v.decide = f
 	m.push(decideScreen{})

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 )
 
@@ -169,8 +170,21 @@ func until(t *testing.T, what string, cond func() bool) {
 // A receiver down, then up, and deliverers killed with SIGKILL at any
 // moment: every notice to the hook's person arrives, signed, each
 // delivery under one webhook-id however often it was tried.
+// On a SQLite file and on PostgreSQL.
 func TestEveryNoticeArrivesThroughAnOutageAndKilledDeliverers(t *testing.T) {
-	db := fieldWithConflict(t)
+	t.Run("sqlite", func(t *testing.T) { noticesArrive(t, filepath.Join(t.TempDir(), "field.db")) })
+	t.Run("postgres", func(t *testing.T) { noticesArrive(t, pgtest.Field(t)) })
+}
+
+// noticesArrive is newField and fieldWithConflict on the field db,
+// then the outage, the killed deliverers, and what arrived.
+func noticesArrive(t *testing.T, db string) {
+	ok(t, "init", "--db", db, "--quorum", "2", "--recusal=false")
+	ok(t, "--db", db, "register", "--id", "ana", "--role", "analyst", "--authority", "6")
+	ok(t, "--db", db, "register", "--id", "bob", "--role", "analyst")
+	ok(t, "--db", db, "register", "--id", "op", "--role", "operator", "--kind", "human", "--authority", "10")
+	record(t, db, "ana", recordPayload("p99 is 40 ms", 0.9, ""))
+	record(t, db, "bob", recordPayload("p99 is 90 ms", 0.6, "mem-001"))
 	earlier := map[int64]bool{} // notices from before the hook: not delivered
 	for _, n := range listInbox(t, db, "ana") {
 		earlier[n.ID] = true
@@ -269,6 +283,16 @@ func TestHooksAreAddedByAnOperatorAndShowTheirSecretOnce(t *testing.T) {
 	wantLine(t, "hooks add", r, 3, []string{"human operator"}, "whsec_")
 	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "nobody", "--url", url, "--allow-private")
 	wantExit(t, r, 3)
+	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--events", "conflict.nope")
+	wantLine(t, "hooks add --events", r, 2, []string{"conflict.nope"}, "whsec_")
+	r = arbiter(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--format", "teams")
+	wantLine(t, "hooks add --format", r, 2, []string{"standard or slack"}, "whsec_")
+	wantExit(t, arbiter(t, "--db", db, "--as", "op", "deliveries", "retry"), 2)
+	wantExit(t, arbiter(t, "--db", db, "--as", "op", "deliveries", "retry", "msg_x", "--all"), 2)
+	wantLine(t, "deliveries retry", arbiter(t, "--db", db, "--as", "op", "deliveries", "retry", "msg_x"), 2, []string{"no dead delivery"})
+	if got := ok(t, "--db", db, "--as", "op", "deliveries", "retry", "--all"); !strings.Contains(got, "0 queued again") {
+		t.Errorf("retry --all with nothing dead: %q", got)
+	}
 	out := ok(t, "--db", db, "--as", "op", "hooks", "add", "--for", "ana", "--url", url, "--allow-private", "--format", "slack",
 		"--events", "conflict.escalated,conflict.reminder")
 	secret := strings.Fields(out[strings.LastIndex(out, "whsec_"):])[0]

@@ -85,6 +85,15 @@ func Once(ctx context.Context, st store.Field, opts Options) (Report, error) {
 	opts = opts.withDefaults()
 	var rep Report
 	for ctx.Err() == nil {
+		// A read first: a field with nothing due is not written to (every
+		// commit wakes a deliverer; most queue no delivery).
+		var next *time.Time
+		if err := st.Read(ctx, func(tx store.Tx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
+			return rep, err
+		}
+		if next == nil || next.After(opts.Now()) {
+			return rep, nil
+		}
 		var batch []model.Delivery
 		err := st.Write(ctx, func(tx store.Tx) (err error) {
 			batch, err = tx.DeliveryClaim(opts.Worker, opts.Now(), opts.Lease, opts.Batch)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/internal/deliver"
 	"arbiter/model"
 	"arbiter/review"
@@ -321,5 +322,58 @@ func TestADecisionRolledBackQueuesNothing(t *testing.T) {
 	}
 	if got := len(deliveries(t, f.Store)); got != before {
 		t.Fatalf("%d deliveries after a failed decision, %d before", got, before)
+	}
+}
+
+// Three deliverers on their own connections to one field send each
+// delivery once: none is sent by two.
+func TestSeveralDeliverersSendEachDeliveryOnce(t *testing.T) {
+	r := newReceiver(t)
+	f, _, h, _ := hookedField(t, r.URL)
+	r.secret = h.Secret
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for range 3 {
+		st, err := field.Open(ctx, f.Path, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := deliver.Run(ctx, st, deliver.Options{}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	const n = 20
+	for range n {
+		f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	}
+	for end := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		done := 0
+		for _, d := range deliveries(t, f.Store) {
+			if d.State == model.DeliveryDelivered {
+				done++
+			}
+		}
+		if done == n {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d of %d delivered after a minute", done, n)
+		}
+	}
+	cancel()
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := map[string]int{}
+	for _, g := range r.got {
+		seen[g.Get("webhook-id")]++
+	}
+	if len(seen) != n || len(r.got) != n || r.bad != 0 {
+		t.Fatalf("%d requests for %d deliveries (%d ids, %d not verified), want each once", len(r.got), n, len(seen), r.bad)
 	}
 }

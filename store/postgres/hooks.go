@@ -166,7 +166,7 @@ func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 // DeliveryNext is when the earliest pending delivery is due.
 func (t *Tx) DeliveryNext() (*time.Time, error) {
 	var at *time.Time
-	err := t.row(`SELECT min(next_at) FROM deliveries WHERE state = 'pending'`).Scan(&at)
+	err := t.row(`SELECT min(greatest(next_at, claimed_until)) FROM deliveries WHERE state = 'pending'`).Scan(&at)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}

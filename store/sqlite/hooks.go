@@ -186,7 +186,7 @@ func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 // DeliveryNext is when the earliest pending delivery is due.
 func (t *Tx) DeliveryNext() (*time.Time, error) {
 	var at sql.NullString
-	if err := t.row(`SELECT min(next_at) FROM deliveries WHERE state = 'pending'`).Scan(&at); err != nil || !at.Valid {
+	if err := t.row(`SELECT min(max(next_at, coalesce(claimed_until, next_at))) FROM deliveries WHERE state = 'pending'`).Scan(&at); err != nil || !at.Valid {
 		return nil, err
 	}
 	v := parseTime(at.String)

@@ -97,6 +97,13 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 		t.Fatalf("claimed %+v", got)
 	}
 	// Claimed: nobody else gets it until the lease runs out.
+	read(t, st, func(tx store.Tx) error {
+		next, err := tx.DeliveryNext()
+		if err != nil || next == nil || !next.Equal(at.Add(time.Minute)) {
+			t.Fatalf("next claimable %v (%v), want when the claim runs out, %v", next, err, at.Add(time.Minute))
+		}
+		return err
+	})
 	write(t, st, func(tx store.Tx) error {
 		again, err := tx.DeliveryClaim("w2", at.Add(30*time.Second), time.Minute, 10)
 		if err != nil || len(again) != 0 {
