@@ -65,8 +65,11 @@ func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 	}
 	// The fork's notifications are not sent again; the join tells the
 	// authors once.
-	if !notified(t, f, senior2, here, model.EventConflictDetected) {
-		t.Fatal("the fork unit's author was not told of the conflict brought")
+	var told []model.Notification
+	f.Read(t, func(tx store.Tx) (err error) { told, err = tx.NotificationsOfConflict(here); return err })
+	if len(told) != 2 || told[0].Event != model.EventConflictDetected || !contains(told[0].Summary, "joined from") ||
+		!notified(t, f, senior2, here, model.EventConflictDetected) || !notified(t, f, senior1, here, model.EventConflictDetected) {
+		t.Fatalf("notices of %s: %+v; want the join's one to each author, none of the fork's", here, told)
 	}
 }
 
