@@ -163,7 +163,7 @@ func (j *joiner) run() error {
 		return err
 	}
 	j.now = j.s.now()
-	steps := []func() error{j.divergence, j.agents, j.actAgain, j.bringUnits, j.bringConflicts, j.openRevisions, j.finish}
+	steps := []func() error{j.divergence, j.agents, j.actAgain, j.bringUnits, j.bringConflicts, j.bringVotes, j.openRevisions, j.finish}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err

@@ -218,3 +218,35 @@ func TestJoinDryRunWritesNothing(t *testing.T) {
 		t.Fatalf("the join after the dry run: %+v", real)
 	}
 }
+
+func TestJoinCastsTheForksBallotsOnVotesOpenOnBothSides(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	merge(t, f, operator, req(p.Conflict, model.Vote, "", "the leads decide"))
+	k, _ := forkOf(t, f)
+	for _, voter := range []string{lead1, lead2} {
+		if _, err := k.Svc.Vote(context.Background(), voter, model.VoteRequest{ConflictID: p.Conflict, Choice: "B",
+			Rationale: voter + " in the fork"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vote(t, f, lead2, p.Conflict, "A") // lead-2 voted here too: this ballot stays
+	vote(t, f, lead3, p.Conflict, "B")
+	rep := join(t, f, k, review.JoinOptions{BaseEpoch: -1})
+	if rep.BallotsCast != 1 || rep.BallotsLeft != 1 || len(rep.DecisionsTaken) != 0 {
+		t.Fatalf("report %+v: want lead-1's ballot cast, lead-2's left", rep)
+	}
+	// lead-1's ballot is the third here: the vote closes, by the rules.
+	d := f.Detail(t, p.Conflict)
+	if d.Conflict.Status != model.StatusResolved || *d.Conflict.Resolution.WinnerID != p.B || d.Conflict.Resolution.ResolvedBy != lead1 {
+		t.Fatalf("%s after the join: %s %+v", p.Conflict, d.Conflict.Status, d.Conflict.Resolution)
+	}
+	var ballots []string
+	for _, b := range d.Ballots {
+		ballots = append(ballots, b.VoterID+" "+b.Choice)
+	}
+	slices.Sort(ballots)
+	if want := []string{lead1 + " " + p.B, lead2 + " " + p.A, lead3 + " " + p.B}; !slices.Equal(ballots, want) {
+		t.Fatalf("ballots %v, want %v", ballots, want)
+	}
+}
