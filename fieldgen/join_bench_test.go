@@ -1,3 +1,5 @@
+//go:build unix
+
 package fieldgen_test
 
 // Joining a fork of a large field (docs/performance.md, "Joining a

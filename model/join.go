@@ -30,6 +30,11 @@ type JoinReport struct {
 	ConflictsBrought  int      `json:"conflicts_brought"`
 	BallotsBrought    int      `json:"ballots_brought"`
 	EventsBrought     int      `json:"events_brought"`
+	// BallotsCast are ballots the fork's voters cast on votes open on
+	// both sides, cast here by the vote's rules; BallotsLeft those the
+	// rules refused here, or whose voter has a ballot here already.
+	BallotsCast int `json:"ballots_cast"`
+	BallotsLeft int `json:"ballots_left"`
 	// DecisionsTaken are conflicts decided in the fork only, now decided
 	// here as the fork did.
 	DecisionsTaken []string `json:"decisions_taken"`

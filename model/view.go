@@ -101,10 +101,10 @@ type Link struct {
 // relations it carries, its author, the relations other units carry to
 // it, and the conflicts it is part of.
 type UnitDetail struct {
-	Unit Unit `json:"unit"`
+	Unit      Unit       `json:"unit"`
+	Agent     *Agent     `json:"agent,omitempty"`
+	Incoming  []Link     `json:"incoming"`
+	Conflicts []Conflict `json:"conflicts"`
 	// Provenance is where a join brought the unit from, if it did.
 	Provenance *Provenance `json:"provenance,omitempty"`
-	Agent      *Agent      `json:"agent,omitempty"`
-	Incoming   []Link      `json:"incoming"`
-	Conflicts  []Conflict  `json:"conflicts"`
 }

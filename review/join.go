@@ -70,6 +70,7 @@ type joiner struct {
 
 	units     map[string]string // fork unit id → id here
 	fresh     map[string]bool   // ids here of the units this join added
+	forkIDs   map[string]string // id here → fork unit id, for the units this join added
 	reserved  map[string]bool   // the fork's unit ids this join keeps
 	conflicts map[string]string // fork conflict id → id here
 	revisions []bothRevised
@@ -103,7 +104,7 @@ func (s *Service) startJoin(tx, ftx store.Tx, callerID, forkName string, opt Joi
 		return nil, err
 	}
 	j := &joiner{s: s, tx: tx, ftx: ftx, by: by, uid: fself.UID, name: forkName, dry: opt.DryRun,
-		units: map[string]string{}, fresh: map[string]bool{}, conflicts: map[string]string{}}
+		units: map[string]string{}, fresh: map[string]bool{}, forkIDs: map[string]string{}, conflicts: map[string]string{}}
 	if j.uid == "" {
 		j.uid = "unlinked:" + forkName
 	}
@@ -162,7 +163,7 @@ func (j *joiner) run() error {
 		return err
 	}
 	j.now = j.s.now()
-	steps := []func() error{j.divergence, j.agents, j.actAgain, j.bringUnits, j.bringConflicts, j.openRevisions, j.finish}
+	steps := []func() error{j.divergence, j.agents, j.actAgain, j.bringUnits, j.bringConflicts, j.bringVotes, j.openRevisions, j.finish}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err

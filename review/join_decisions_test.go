@@ -65,8 +65,11 @@ func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 	}
 	// The fork's notifications are not sent again; the join tells the
 	// authors once.
-	if !notified(t, f, senior2, here, model.EventConflictDetected) {
-		t.Fatal("the fork unit's author was not told of the conflict brought")
+	var told []model.Notification
+	f.Read(t, func(tx store.Tx) (err error) { told, err = tx.NotificationsOfConflict(here); return err })
+	if len(told) != 2 || told[0].Event != model.EventConflictDetected || !contains(told[0].Summary, "joined from") ||
+		!notified(t, f, senior2, here, model.EventConflictDetected) || !notified(t, f, senior1, here, model.EventConflictDetected) {
+		t.Fatalf("notices of %s: %+v; want the join's one to each author, none of the fork's", here, told)
 	}
 }
 
@@ -215,5 +218,37 @@ func TestJoinDryRunWritesNothing(t *testing.T) {
 	}
 	if real := join(t, f, k, review.JoinOptions{BaseEpoch: -1}); real.UnitsAdded != 1 {
 		t.Fatalf("the join after the dry run: %+v", real)
+	}
+}
+
+func TestJoinCastsTheForksBallotsOnVotesOpenOnBothSides(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	p := f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	merge(t, f, operator, req(p.Conflict, model.Vote, "", "the leads decide"))
+	k, _ := forkOf(t, f)
+	for _, voter := range []string{lead1, lead2} {
+		if _, err := k.Svc.Vote(context.Background(), voter, model.VoteRequest{ConflictID: p.Conflict, Choice: "B",
+			Rationale: voter + " in the fork"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vote(t, f, lead2, p.Conflict, "A") // lead-2 voted here too: this ballot stays
+	vote(t, f, lead3, p.Conflict, "B")
+	rep := join(t, f, k, review.JoinOptions{BaseEpoch: -1})
+	if rep.BallotsCast != 1 || rep.BallotsLeft != 1 || len(rep.DecisionsTaken) != 0 {
+		t.Fatalf("report %+v: want lead-1's ballot cast, lead-2's left", rep)
+	}
+	// lead-1's ballot is the third here: the vote closes, by the rules.
+	d := f.Detail(t, p.Conflict)
+	if d.Conflict.Status != model.StatusResolved || *d.Conflict.Resolution.WinnerID != p.B || d.Conflict.Resolution.ResolvedBy != lead1 {
+		t.Fatalf("%s after the join: %s %+v", p.Conflict, d.Conflict.Status, d.Conflict.Resolution)
+	}
+	var ballots []string
+	for _, b := range d.Ballots {
+		ballots = append(ballots, b.VoterID+" "+b.Choice)
+	}
+	slices.Sort(ballots)
+	if want := []string{lead1 + " " + p.B, lead2 + " " + p.A, lead3 + " " + p.B}; !slices.Equal(ballots, want) {
+		t.Fatalf("ballots %v, want %v", ballots, want)
 	}
 }

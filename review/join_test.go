@@ -234,3 +234,28 @@ func TestTheFieldForkedFromJoinsIntoItsFork(t *testing.T) {
 		t.Fatal("a field was joined into itself")
 	}
 }
+
+func TestARevisionConflictWeighsEachSidesLatestRevision(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	base := rec(t, f.Svc, senior1, "the build takes 9 minutes")
+	k, _ := forkOf(t, f)
+	sup := func(id string) model.Relation { return model.Relation{Type: model.RelSupersedes, TargetID: id} }
+	first := rec(t, k.Svc, senior2, "the build takes 7 minutes", sup(base))
+	latest := rec(t, k.Svc, senior2, "the build takes 6 minutes, cached", sup(first))
+	mine := rec(t, f.Svc, senior1, "the build takes 12 minutes")
+	mine2 := rec(t, f.Svc, senior1, "the build takes 11 minutes", sup(base))
+	mine3 := rec(t, f.Svc, senior1, "the build takes 10 minutes", sup(mine2))
+	_ = mine
+	rep := join(t, f, k, review.JoinOptions{BaseEpoch: -1})
+	if len(rep.RevisionConflicts) != 1 {
+		t.Fatalf("report %+v: want one revision conflict", rep)
+	}
+	d := f.Detail(t, rep.RevisionConflicts[0])
+	there := provenanceByFork(t, f, rep.ForkUID, latest).ID
+	if d.Conflict.UnitA != mine3 || d.Conflict.UnitB != there {
+		t.Fatalf("the conflict is between %s and %s, want the latest revisions %s and %s", d.Conflict.UnitA, d.Conflict.UnitB, mine3, there)
+	}
+	if d.Ancestor == nil || d.Ancestor.UnitID != base {
+		t.Fatalf("ancestor %+v, want %s", d.Ancestor, base)
+	}
+}

@@ -90,7 +90,7 @@ func (j *joiner) bringUnit(u model.Unit) error {
 	if err := j.tx.UnitSeqAlign(id); err != nil {
 		return err
 	}
-	j.units[forkID], j.fresh[id] = id, true
+	j.units[forkID], j.fresh[id], j.forkIDs[id] = id, true, forkID
 	j.rep.UnitsAdded++
 	err = j.tx.ProvenancePut(model.Provenance{Kind: model.ProvenanceUnit, ID: id, ForkUID: j.uid, ForkName: j.name,
 		ForkID: forkID, Epoch: j.epoch})
@@ -98,7 +98,7 @@ func (j *joiner) bringUnit(u model.Unit) error {
 		return err
 	}
 	for _, base := range revised {
-		if err := j.revisedHereToo(base, id, forkID, u); err != nil {
+		if err := j.revisedHereToo(base, id, forkID); err != nil {
 			return err
 		}
 	}
@@ -150,45 +150,99 @@ func (j *joiner) mapUnit(p *string) (*string, error) {
 	return &here, err
 }
 
-// revisedHereToo notes the conflict between the fork's unit u (id here)
-// and each standing unit the field recorded after the fork that
-// supersedes base too, with other text; one with the same text is a
-// revision alike, and needs nobody.
-func (j *joiner) revisedHereToo(base, id, forkID string, u model.Unit) error {
+// revisedHereToo notes each standing unit the field recorded after the
+// fork that supersedes base too: a pair of revisions for openRevisions.
+func (j *joiner) revisedHereToo(base, id, forkID string) error {
 	links, err := j.tx.RelationsTo(base)
 	if err != nil {
 		return err
 	}
 	for _, l := range links {
-		if l.Type != model.RelSupersedes || j.fresh[l.From] {
+		if l.Type != model.RelSupersedes {
 			continue
 		}
-		if p, err := j.tx.Provenance(model.ProvenanceUnit, l.From); err == nil && p.ForkUID == j.uid {
-			continue // the fork's own, from an earlier join
-		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if own, err := j.fieldsOwn(l.From); err != nil {
 			return err
+		} else if own {
+			j.revisions = append(j.revisions, bothRevised{base: base, here: l.From, there: id, forkID: forkID})
 		}
-		mine, err := j.tx.Unit(l.From)
-		if err != nil {
-			return err
-		}
-		if mine.Epoch <= j.base || !mine.Status.Stands() {
-			continue
-		}
-		if mine.Content == u.Content {
-			j.rep.RevisedAlike++
-			continue
-		}
-		j.revisions = append(j.revisions, bothRevised{base: base, here: mine.ID, there: id, forkID: forkID})
 	}
 	return nil
+}
+
+// fieldsOwn reports whether unit id here is the field's own work after
+// the fork, still standing: not from before the fork, not brought from
+// this fork (by this join or an earlier one).
+func (j *joiner) fieldsOwn(id string) (bool, error) {
+	if j.fresh[id] {
+		return false, nil
+	}
+	if p, err := j.tx.Provenance(model.ProvenanceUnit, id); err == nil && p.ForkUID == j.uid {
+		return false, nil
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
+	u, err := j.tx.Unit(id)
+	if err != nil {
+		return false, err
+	}
+	return u.Epoch > j.base && u.Status.Stands(), nil
+}
+
+// tip follows a side's revisions of unit id (the units that supersede
+// it, then those that supersede them, …, taking the first that is still
+// the side's) to the latest, at most maxAncestryDepth steps.
+func (j *joiner) tip(id string, side func(string) (bool, error)) (model.Unit, error) {
+	for range maxAncestryDepth {
+		links, err := j.tx.RelationsTo(id)
+		if err != nil {
+			return model.Unit{}, err
+		}
+		next := ""
+		for _, l := range links {
+			if l.Type != model.RelSupersedes || l.From == id {
+				continue
+			}
+			if ok, err := side(l.From); err != nil {
+				return model.Unit{}, err
+			} else if ok {
+				next = l.From
+				break
+			}
+		}
+		if next == "" {
+			break
+		}
+		id = next
+	}
+	return j.tx.Unit(id)
 }
 
 // openRevisions opens a conflict between each pair of revisions noted,
 // the field's as unit A and the fork's as unit B, and escalates it to a
 // person: their three-way view has the unit both revised as ancestor.
 func (j *joiner) openRevisions() error {
+	fresh := func(id string) (bool, error) { return j.fresh[id], nil }
+	seen := map[[2]string]bool{}
 	for _, r := range j.revisions {
+		// Each side's latest revision is what a person weighs.
+		here, err := j.tip(r.here, j.fieldsOwn)
+		if err != nil {
+			return err
+		}
+		there, err := j.tip(r.there, fresh)
+		if err != nil {
+			return err
+		}
+		if here.Content == there.Content {
+			j.rep.RevisedAlike++
+			continue
+		}
+		if seen[[2]string{here.ID, there.ID}] {
+			continue
+		}
+		seen[[2]string{here.ID, there.ID}] = true
+		r.here, r.there, r.forkID = here.ID, there.ID, j.forkIDs[there.ID]
 		epoch, err := j.tx.EpochTick()
 		if err != nil {
 			return err

@@ -157,6 +157,9 @@ func printJoin(w io.Writer, into string, r model.JoinReport) {
 	line("revised alike", fmt.Sprint(r.RevisedAlike))
 	line("revision conflicts", counted(r.RevisionConflicts, "escalated to a person"))
 	line("conflicts brought", fmt.Sprintf("%d, with %d ballots and %d events", r.ConflictsBrought, r.BallotsBrought, r.EventsBrought))
+	if r.BallotsCast+r.BallotsLeft > 0 {
+		line("ballots on votes", fmt.Sprintf("%d cast here, %d left (the voter voted here, or the vote is not open here)", r.BallotsCast, r.BallotsLeft))
+	}
 	line("decisions taken", counted(r.DecisionsTaken, "decided in the fork only"))
 	line("decided alike", fmt.Sprint(r.DecisionsSame))
 	line("decided apart", counted(r.DecisionsDiffer, "before a person again"))

@@ -109,7 +109,7 @@ func killJoins(t *testing.T, db, fork string, delays []time.Duration) int {
 			t.Fatal(err)
 		}
 		time.Sleep(d)
-		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Process.Kill() // SIGKILL
 		cmd.Wait()
 		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 		if !ws.Signaled() {

@@ -47,6 +47,7 @@ func TestEveryCommandThatActsNeedsAsAndExitsTwoWithout(t *testing.T) {
 		{"inbox"},
 		{"policy", "set", "--vote-min-ballots", "2"},
 		{"mcp"},
+		{"join", db},
 	} {
 		r := call(t, nil, recordPayload("p99 is 50 ms", 0.5, ""), append([]string{"--db", db}, args...)...)
 		wantLine(t, args[0], r, 2, []string{"--as ID"}, "AGENT_NOT_REGISTERED")
