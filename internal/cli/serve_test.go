@@ -22,7 +22,7 @@ import (
 // served is `arbiter serve` running as a real process, its stderr read
 // line by line.
 type served struct {
-	t         *testing.T
+	t         testing.TB
 	cmd       *exec.Cmd
 	sshAddr   string
 	httpAddr  string
@@ -38,7 +38,7 @@ var listenLine = regexp.MustCompile(`over (SSH on |MCP at http://)(127\.0\.0\.1:
 
 // serveField starts arbiter serve on db with args and waits until it
 // listens on what args ask for.
-func serveField(t *testing.T, db string, args ...string) *served {
+func serveField(t testing.TB, db string, args ...string) *served {
 	t.Helper()
 	s := &served{t: t, done: make(chan struct{})}
 	s.cmd = exec.Command(bin, append([]string{"--db", db, "serve"}, args...)...)
@@ -293,6 +293,8 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func mcpOverHTTP(t *testing.T, url, token string) *mcptest.Client {
 	t.Helper()
-	return mcptest.Connect(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}},
+	return mcptest.Connect(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient(token)},
 		mcptest.Options{ProtocolVersion: mcptest.Legacy})
 }
+
+func httpClient(token string) *http.Client { return &http.Client{Transport: bearer{token}} }

@@ -43,6 +43,7 @@ type HTTP struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	handler http.Handler
+	hub     *hub
 
 	mu       sync.Mutex
 	servers  map[string]*Server             // by agent id
@@ -71,6 +72,9 @@ func NewHTTP(svc *review.Service, opts HTTPOptions) *HTTP {
 		opts.RevokeCheck = time.Second
 	}
 	opts.Sweep = -1
+	if opts.Poll <= 0 {
+		opts.Poll = 100 * time.Millisecond
+	}
 	if opts.Notices == nil {
 		opts.Notices = io.Discard
 	}
@@ -88,6 +92,8 @@ func NewHTTP(svc *review.Service, opts HTTPOptions) *HTTP {
 		a, _ := ctx.Value(agentKey{}).(session)
 		return &auth.TokenInfo{UserID: a.agent, Extra: map[string]any{"hash": a.hash}}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(sdk)
+	h.hub = newHub(svc, opts.Poll)
+	h.wg.Go(func() { h.hub.run(h.ctx) })
 	h.wg.Go(h.watchRevoked)
 	return h
 }
@@ -151,6 +157,7 @@ func (h *HTTP) server(r *http.Request) *mcp.Server {
 		return nil
 	}
 	s.follow = h.follow(s)
+	s.changes = h.hub.waiter()
 	h.servers[a.agent] = s
 	return s.mcp
 }
