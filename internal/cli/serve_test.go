@@ -298,3 +298,44 @@ func mcpOverHTTP(t *testing.T, url, token string) *mcptest.Client {
 }
 
 func httpClient(token string) *http.Client { return &http.Client{Transport: bearer{token}} }
+
+// keys and tokens on the command line: who may, what is refused, and the
+// token shown once.
+func TestKeysAndTokensCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	key := sshKey(t, dir, "priya")
+	wantLine(t, "a lead adds a key", arbiter(t, "--db", db, "--as", "lead-kenji", "keys", "add", "lead-priya", key+".pub"),
+		3, []string{"NOT_PERMITTED", "only a human operator"})
+	wantLine(t, "a key for an agent", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "ana-quill", key+".pub"),
+		2, []string{"ana-quill is an agent", "tokens issue"})
+	wantLine(t, "not a key", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", db),
+		2, []string{"holds no public key"})
+	out := ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", key+".pub")
+	if !strings.Contains(out, "lead-priya may log in over SSH with SHA256:") {
+		t.Errorf("keys add: %q", out)
+	}
+	wantLine(t, "the same key again", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "ops-maya", key+".pub"),
+		2, []string{"already lead-priya's"})
+	if list := ok(t, "--db", db, "keys", "list"); !strings.Contains(list, "lead-priya") || !strings.Contains(list, "priya") {
+		t.Errorf("keys list: %q", list)
+	}
+
+	wantLine(t, "a token for a person", arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "lead-priya"),
+		2, []string{"lead-priya is a person", "keys add"})
+	r := arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "ana-quill")
+	token := strings.TrimSpace(r.stdout)
+	if r.code != 0 || !strings.HasPrefix(token, "arb_") || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, token[:12]) {
+		t.Fatalf("tokens issue: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// A whole token given to revoke is cut to its prefix: never echoed.
+	r = arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "revoke", token)
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stdout, "revoked 1 token") {
+		t.Errorf("tokens revoke TOKEN: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if list := ok(t, "--db", db, "tokens", "list"); !strings.Contains(list, "No tokens") {
+		t.Errorf("tokens list after revoke: %q", list)
+	}
+	wantLine(t, "serve without an address", arbiter(t, "--db", db, "serve"), 2, []string{"--ssh ADDR, --http ADDR"})
+}
