@@ -339,3 +339,23 @@ func TestKeysAndTokensCommands(t *testing.T) {
 	}
 	wantLine(t, "serve without an address", arbiter(t, "--db", db, "serve"), 2, []string{"--ssh ADDR, --http ADDR"})
 }
+
+// One session more than --max-ssh is told so and closed; a session left
+// idle for --idle-timeout is closed.
+func TestServeCapsSessionsAndClosesIdleOnes(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	priya := sshKey(t, dir, "priya")
+	ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", priya+".pub")
+	known := filepath.Join(dir, "known_hosts")
+	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"), "--max-ssh", "1", "--idle-timeout", "3s")
+	first := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	first.waitFor("as lead-priya")
+	second := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	second.waitFor("too many sessions are open")
+	// Nobody types: the first session is closed, and then a new one fits.
+	first.waitFor("closed")
+	third := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	third.waitFor("as lead-priya")
+}
