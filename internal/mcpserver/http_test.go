@@ -291,3 +291,47 @@ func TestHTTPServesARequestForwardedUnderAnotherHostName(t *testing.T) {
 		t.Fatalf("a forwarded initialize: %s", resp.Status)
 	}
 }
+
+// Whatever the limit, pages reach every conflict once, in the order of
+// one page of all: the caller's first, then the others; a page may end
+// anywhere, on the last of the caller's rows too.
+func TestConflictsPagesAtEveryLimit(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	for range 3 {
+		f.Contradict(t, model.ConflictFactual, reviewtest.Side{By: ana}, reviewtest.Side{By: bob})
+		f.Contradict(t, model.ConflictFactual, reviewtest.Side{By: reviewtest.Scout}, reviewtest.Side{By: reviewtest.Senior1})
+	}
+	c := mcptest.Serve(t, f.Path, ana, mcptest.Options{})
+	type page struct {
+		Yours      int                     `json:"yours"`
+		Conflicts  []model.ConflictSummary `json:"conflicts"`
+		More       bool                    `json:"more"`
+		NextCursor string                  `json:"next_cursor"`
+	}
+	ids := func(rows []model.ConflictSummary) (out []string) {
+		for _, r := range rows {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	all := mcptest.Result[page](c, mcpserver.ToolConflicts, map[string]any{"status": []string{"all"}, "limit": 500})
+	want := strings.Join(ids(all.Conflicts), " ")
+	if len(all.Conflicts) != 6 || all.Yours != 3 {
+		t.Fatalf("one page of all: %d rows, %d yours", len(all.Conflicts), all.Yours)
+	}
+	for limit := 1; limit <= 7; limit++ {
+		var got []string
+		args := map[string]any{"status": []string{"all"}, "limit": limit}
+		for range 10 {
+			p := mcptest.Result[page](c, mcpserver.ToolConflicts, args)
+			got = append(got, ids(p.Conflicts)...)
+			if !p.More {
+				break
+			}
+			args["cursor"] = p.NextCursor
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("limit %d: %s; want %s", limit, g, want)
+		}
+	}
+}
