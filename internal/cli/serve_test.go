@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -358,4 +360,63 @@ func TestServeCapsSessionsAndClosesIdleOnes(t *testing.T) {
 	first.waitFor("closed")
 	third := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
 	third.waitFor("as lead-priya")
+}
+
+// The official TypeScript SDK's client, an agent's MCP client nobody here
+// wrote, against arbiter serve: tools listed, a record as the token's
+// agent, a refusal, search, paging, a private inbox, prompts refused.
+// ARBITER_TEST_MCP_TS names a directory whose node_modules holds
+// @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk);
+// without it the test is skipped.
+func TestServeWithTheTypeScriptSDK(t *testing.T) {
+	modules := os.Getenv("ARBITER_TEST_MCP_TS")
+	node, err := exec.LookPath("node")
+	if modules == "" || err != nil {
+		t.Skip("set ARBITER_TEST_MCP_TS to a directory with node_modules/@modelcontextprotocol/sdk, and have node")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(modules, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "mcp-ts-client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	token := strings.TrimSpace(ok(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "ana-quill"))
+	srv := serveField(t, db, "--http", "127.0.0.1:0")
+	cmd := exec.Command(node, "client.mjs", "http://"+srv.httpAddr+"/mcp", token)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the TypeScript client: %v\n%s", err, out)
+	}
+	total := showCount(t, db)
+	for _, want := range []string{
+		"tools conflict,conflicts,inbox,merge,record,search,unit,vote",
+		"refusal true CONFLICT_NOT_FOUND",
+		"search mem-",
+		":ana-quill",
+		"paged " + strconv.Itoa(total),
+		"inbox private",
+		"prompts -32601",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the TypeScript client did not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// showCount is how many conflicts the field holds.
+func showCount(t *testing.T, db string) int {
+	t.Helper()
+	var rows []model.ConflictSummary
+	if err := json.Unmarshal([]byte(ok(t, "--db", db, "list", "--status", "all", "--json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	return len(rows)
 }
