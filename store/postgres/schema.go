@@ -570,7 +570,7 @@ CREATE FUNCTION locked_conflict(conflict text) RETURNS SETOF conflicts LANGUAGE 
 	AS $$ SELECT * FROM conflicts WHERE id = conflict FOR NO KEY UPDATE $$;
 REVOKE ALL ON FUNCTION locked_conflict FROM PUBLIC;
 `,
-	// arbiter serve: people's SSH keys and agents' bearer tokens (the
+	// 2: arbiter serve — people's SSH keys and agents' bearer tokens (the
 	// SHA-256 of each token, never the token), readable and writable by
 	// the field's administrator alone (no grants); and units_words, each
 	// unit's words for the search tool of MCP, folded and split as
