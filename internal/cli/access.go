@@ -96,14 +96,17 @@ func (a *app) keysListCmd() *cobra.Command {
 				fmt.Fprintln(a.stdout, "No keys: add one with `arbiter keys add ID PUBKEY_FILE`.")
 				return nil
 			}
-			w := len("PERSON")
+			w, fw := len("PERSON"), len("FINGERPRINT")
 			for _, k := range keys {
-				w = max(w, len(clean(k.AgentID)))
+				w, fw = max(w, len(clean(k.AgentID))), max(fw, len(k.Fingerprint))
 			}
-			fmt.Fprintf(a.stdout, "%-*s  %-50s  %-20s  %s\n", w, "PERSON", "FINGERPRINT", "ADDED", "COMMENT")
+			fmt.Fprintf(a.stdout, "%-*s  %-*s  %-16s  %s\n", w, "PERSON", fw, "FINGERPRINT", "ADDED", "BY, COMMENT")
 			for _, k := range keys {
-				fmt.Fprintf(a.stdout, "%-*s  %-50s  %-20s  %s\n", w, clean(k.AgentID), k.Fingerprint,
-					k.AddedAt.Format("2006-01-02 15:04")+" "+clean(k.AddedBy), clean(k.Comment))
+				by := clean(k.AddedBy)
+				if k.Comment != "" {
+					by += ", " + clean(k.Comment)
+				}
+				fmt.Fprintf(a.stdout, "%-*s  %-*s  %-16s  %s\n", w, clean(k.AgentID), fw, k.Fingerprint, k.AddedAt.Format("2006-01-02 15:04"), by)
 			}
 			return nil
 		}),

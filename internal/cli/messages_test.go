@@ -48,6 +48,10 @@ func TestEveryCommandThatActsNeedsAsAndExitsTwoWithout(t *testing.T) {
 		{"policy", "set", "--vote-min-ballots", "2"},
 		{"mcp"},
 		{"join", db},
+		{"keys", "add", "ana", "ana.pub"},
+		{"keys", "remove", "ana", "SHA256:x"},
+		{"tokens", "issue", "ana"},
+		{"tokens", "revoke", "ana"},
 	} {
 		r := call(t, nil, recordPayload("p99 is 50 ms", 0.5, ""), append([]string{"--db", db}, args...)...)
 		wantLine(t, args[0], r, 2, []string{"--as ID"}, "AGENT_NOT_REGISTERED")

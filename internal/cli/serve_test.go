@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,7 +24,7 @@ import (
 // served is `arbiter serve` running as a real process, its stderr read
 // line by line.
 type served struct {
-	t         *testing.T
+	t         testing.TB
 	cmd       *exec.Cmd
 	sshAddr   string
 	httpAddr  string
@@ -38,7 +40,7 @@ var listenLine = regexp.MustCompile(`over (SSH on |MCP at http://)(127\.0\.0\.1:
 
 // serveField starts arbiter serve on db with args and waits until it
 // listens on what args ask for.
-func serveField(t *testing.T, db string, args ...string) *served {
+func serveField(t testing.TB, db string, args ...string) *served {
 	t.Helper()
 	s := &served{t: t, done: make(chan struct{})}
 	s.cmd = exec.Command(bin, append([]string{"--db", db, "serve"}, args...)...)
@@ -293,6 +295,128 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func mcpOverHTTP(t *testing.T, url, token string) *mcptest.Client {
 	t.Helper()
-	return mcptest.Connect(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}},
+	return mcptest.Connect(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient(token)},
 		mcptest.Options{ProtocolVersion: mcptest.Legacy})
+}
+
+func httpClient(token string) *http.Client { return &http.Client{Transport: bearer{token}} }
+
+// keys and tokens on the command line: who may, what is refused, and the
+// token shown once.
+func TestKeysAndTokensCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	key := sshKey(t, dir, "priya")
+	wantLine(t, "a lead adds a key", arbiter(t, "--db", db, "--as", "lead-kenji", "keys", "add", "lead-priya", key+".pub"),
+		3, []string{"NOT_PERMITTED", "only a human operator"})
+	wantLine(t, "a key for an agent", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "ana-quill", key+".pub"),
+		2, []string{"ana-quill is an agent", "tokens issue"})
+	wantLine(t, "not a key", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", db),
+		2, []string{"holds no public key"})
+	out := ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", key+".pub")
+	if !strings.Contains(out, "lead-priya may log in over SSH with SHA256:") {
+		t.Errorf("keys add: %q", out)
+	}
+	wantLine(t, "the same key again", arbiter(t, "--db", db, "--as", "ops-maya", "keys", "add", "ops-maya", key+".pub"),
+		2, []string{"already lead-priya's"})
+	if list := ok(t, "--db", db, "keys", "list"); !strings.Contains(list, "lead-priya") || !strings.Contains(list, "priya") {
+		t.Errorf("keys list: %q", list)
+	}
+
+	wantLine(t, "a token for a person", arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "lead-priya"),
+		2, []string{"lead-priya is a person", "keys add"})
+	r := arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "ana-quill")
+	token := strings.TrimSpace(r.stdout)
+	if r.code != 0 || !strings.HasPrefix(token, "arb_") || strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, token[:12]) {
+		t.Fatalf("tokens issue: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// A whole token given to revoke is cut to its prefix: never echoed.
+	r = arbiter(t, "--db", db, "--as", "ops-maya", "tokens", "revoke", token)
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, token) || !strings.Contains(r.stdout, "revoked 1 token") {
+		t.Errorf("tokens revoke TOKEN: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if list := ok(t, "--db", db, "tokens", "list"); !strings.Contains(list, "No tokens") {
+		t.Errorf("tokens list after revoke: %q", list)
+	}
+	wantLine(t, "serve without an address", arbiter(t, "--db", db, "serve"), 2, []string{"--ssh ADDR, --http ADDR"})
+}
+
+// One session more than --max-ssh is told so and closed; a session left
+// idle for --idle-timeout is closed.
+func TestServeCapsSessionsAndClosesIdleOnes(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	priya := sshKey(t, dir, "priya")
+	ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", priya+".pub")
+	known := filepath.Join(dir, "known_hosts")
+	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"), "--max-ssh", "1", "--idle-timeout", "3s")
+	first := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	first.waitFor("as lead-priya")
+	second := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	second.waitFor("too many sessions are open")
+	// Nobody types: the first session is closed, and then a new one fits.
+	first.waitFor("closed")
+	third := tmuxSSH(t, 120, 30, sshArgs(srv.sshAddr, priya, known))
+	third.waitFor("as lead-priya")
+}
+
+// The official TypeScript SDK's client, an agent's MCP client nobody here
+// wrote, against arbiter serve: tools listed, a record as the token's
+// agent, a refusal, search, paging, a private inbox, prompts refused.
+// ARBITER_TEST_MCP_TS names a directory whose node_modules holds
+// @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk);
+// without it the test is skipped.
+func TestServeWithTheTypeScriptSDK(t *testing.T) {
+	modules := os.Getenv("ARBITER_TEST_MCP_TS")
+	node, err := exec.LookPath("node")
+	if modules == "" || err != nil {
+		t.Skip("set ARBITER_TEST_MCP_TS to a directory with node_modules/@modelcontextprotocol/sdk, and have node")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(modules, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "mcp-ts-client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	token := strings.TrimSpace(ok(t, "--db", db, "--as", "ops-maya", "tokens", "issue", "ana-quill"))
+	srv := serveField(t, db, "--http", "127.0.0.1:0")
+	cmd := exec.Command(node, "client.mjs", "http://"+srv.httpAddr+"/mcp", token)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the TypeScript client: %v\n%s", err, out)
+	}
+	total := showCount(t, db)
+	for _, want := range []string{
+		"tools conflict,conflicts,inbox,merge,record,search,unit,vote",
+		"refusal true CONFLICT_NOT_FOUND",
+		"search mem-",
+		":ana-quill",
+		"paged " + strconv.Itoa(total),
+		"inbox private",
+		"prompts -32601",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the TypeScript client did not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// showCount is how many conflicts the field holds.
+func showCount(t *testing.T, db string) int {
+	t.Helper()
+	var rows []model.ConflictSummary
+	if err := json.Unmarshal([]byte(ok(t, "--db", db, "list", "--status", "all", "--json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	return len(rows)
 }

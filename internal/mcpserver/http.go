@@ -24,7 +24,8 @@ type HTTPOptions struct {
 	// session beyond it gets 503.
 	MaxSessions int
 	// IdleTimeout closes a session that made no request for that long
-	// (default 30 minutes).
+	// and has no stream open (default 30 minutes): an agent listening
+	// for its notices on a stream is not idle.
 	IdleTimeout time.Duration
 	// RevokeCheck is how often open sessions are checked against the
 	// field's tokens, so that a revoked token's open stream ends too
@@ -43,12 +44,21 @@ type HTTP struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	handler http.Handler
+	hub     *hub
 
 	mu       sync.Mutex
 	servers  map[string]*Server             // by agent id
 	sessions map[*mcp.ServerSession]session // open sessions
+	activity map[string]*activity           // by session id
 	closed   bool
 	wg       sync.WaitGroup
+}
+
+// activity is a session's use: its requests in flight (a stream is one
+// until it ends) and when the last one ended.
+type activity struct {
+	open int
+	last time.Time
 }
 
 type session struct {
@@ -71,23 +81,30 @@ func NewHTTP(svc *review.Service, opts HTTPOptions) *HTTP {
 		opts.RevokeCheck = time.Second
 	}
 	opts.Sweep = -1
+	if opts.Poll <= 0 {
+		opts.Poll = 100 * time.Millisecond
+	}
 	if opts.Notices == nil {
 		opts.Notices = io.Discard
 	}
-	h := &HTTP{svc: svc, opts: opts, servers: map[string]*Server{}, sessions: map[*mcp.ServerSession]session{}}
+	h := &HTTP{svc: svc, opts: opts, servers: map[string]*Server{}, sessions: map[*mcp.ServerSession]session{},
+		activity: map[string]*activity{}}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	// The SDK's guard against DNS rebinding refuses a request that came
 	// to a loopback address under another host name: exactly what a TLS
 	// proxy in front of 127.0.0.1 sends. It protects servers a browser
 	// could reach without credentials; every request here needs a token
 	// the browser does not have.
-	sdk := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{SessionTimeout: opts.IdleTimeout,
-		DisableLocalhostProtection: true})
+	// Idle sessions are closed here (closeIdle), not by the SDK, whose
+	// timeout does not count a stream the client listens on.
+	sdk := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
 	// The SDK ties each session to the user of the token it began with.
 	h.handler = auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		a, _ := ctx.Value(agentKey{}).(session)
 		return &auth.TokenInfo{UserID: a.agent, Extra: map[string]any{"hash": a.hash}}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(sdk)
+	h.hub = newHub(svc, opts.Poll)
+	h.wg.Go(func() { h.hub.run(h.ctx) })
 	h.wg.Go(h.watchRevoked)
 	return h
 }
@@ -114,7 +131,24 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), agentKey{}, session{agent: a.ID, hash: review.TokenHash(token)}))
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		h.busy(id, 1)
+		defer h.busy(id, -1)
+	}
 	h.handler.ServeHTTP(w, r)
+}
+
+// busy counts a request of session id starting (+1) or ending (-1).
+func (h *HTTP) busy(id string, d int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a := h.activity[id]
+	if a == nil {
+		a = &activity{}
+		h.activity[id] = a
+	}
+	a.open += d
+	a.last = time.Now()
 }
 
 func bearer(r *http.Request) (string, bool) {
@@ -151,6 +185,7 @@ func (h *HTTP) server(r *http.Request) *mcp.Server {
 		return nil
 	}
 	s.follow = h.follow(s)
+	s.changes = h.hub.waiter()
 	h.servers[a.agent] = s
 	return s.mcp
 }
@@ -188,6 +223,7 @@ func (h *HTTP) follow(s *Server) func(context.Context, *mcp.ServerSession) {
 			ss.Wait()
 			h.mu.Lock()
 			delete(h.sessions, ss)
+			delete(h.activity, ss.ID())
 			h.mu.Unlock()
 			mu.Lock()
 			if open--; open == 0 {
@@ -209,6 +245,7 @@ func (h *HTTP) watchRevoked() {
 			return
 		case <-t.C:
 		}
+		h.closeIdle()
 		h.mu.Lock()
 		n := len(h.sessions)
 		h.mu.Unlock()
@@ -234,6 +271,30 @@ func (h *HTTP) watchRevoked() {
 		for _, ss := range gone {
 			ss.Close()
 		}
+	}
+}
+
+// closeIdle ends the sessions with nothing in flight and no request for
+// opts.IdleTimeout.
+func (h *HTTP) closeIdle() {
+	var idle []*mcp.ServerSession
+	h.mu.Lock()
+	open := make(map[string]bool, len(h.sessions))
+	for ss := range h.sessions {
+		open[ss.ID()] = true
+		if a := h.activity[ss.ID()]; a != nil && a.open <= 0 && time.Since(a.last) > h.opts.IdleTimeout {
+			idle = append(idle, ss)
+		}
+	}
+	// Requests naming no open session leave nothing behind.
+	for id, a := range h.activity {
+		if !open[id] && a.open <= 0 && time.Since(a.last) > time.Minute {
+			delete(h.activity, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, ss := range idle {
+		ss.Close()
 	}
 }
 

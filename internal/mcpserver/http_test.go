@@ -25,12 +25,17 @@ import (
 // returns are another process's, for issuing tokens.
 func endpoint(t *testing.T, path string) (url string, h *mcpserver.HTTP) {
 	t.Helper()
+	return endpointIdle(t, path, 0)
+}
+
+func endpointIdle(t *testing.T, path string, idle time.Duration) (url string, h *mcpserver.HTTP) {
+	t.Helper()
 	st, err := field.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h = mcpserver.NewHTTP(review.New(st), mcpserver.HTTPOptions{Options: mcpserver.Options{Poll: 20 * time.Millisecond},
-		RevokeCheck: 50 * time.Millisecond})
+		RevokeCheck: 50 * time.Millisecond, IdleTimeout: idle})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := httptest.NewServer(mux)
@@ -290,4 +295,89 @@ func TestHTTPServesARequestForwardedUnderAnotherHostName(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
 		t.Fatalf("a forwarded initialize: %s", resp.Status)
 	}
+}
+
+// Whatever the limit, pages reach every conflict once, in the order of
+// one page of all: the caller's first, then the others; a page may end
+// anywhere, on the last of the caller's rows too.
+func TestConflictsPagesAtEveryLimit(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	for range 3 {
+		f.Contradict(t, model.ConflictFactual, reviewtest.Side{By: ana}, reviewtest.Side{By: bob})
+		f.Contradict(t, model.ConflictFactual, reviewtest.Side{By: reviewtest.Scout}, reviewtest.Side{By: reviewtest.Senior1})
+	}
+	c := mcptest.Serve(t, f.Path, ana, mcptest.Options{})
+	type page struct {
+		Yours      int                     `json:"yours"`
+		Conflicts  []model.ConflictSummary `json:"conflicts"`
+		More       bool                    `json:"more"`
+		NextCursor string                  `json:"next_cursor"`
+	}
+	ids := func(rows []model.ConflictSummary) (out []string) {
+		for _, r := range rows {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	all := mcptest.Result[page](c, mcpserver.ToolConflicts, map[string]any{"status": []string{"all"}, "limit": 500})
+	want := strings.Join(ids(all.Conflicts), " ")
+	if len(all.Conflicts) != 6 || all.Yours != 3 {
+		t.Fatalf("one page of all: %d rows, %d yours", len(all.Conflicts), all.Yours)
+	}
+	for limit := 1; limit <= 7; limit++ {
+		var got []string
+		args := map[string]any{"status": []string{"all"}, "limit": limit}
+		for range 10 {
+			p := mcptest.Result[page](c, mcpserver.ToolConflicts, args)
+			got = append(got, ids(p.Conflicts)...)
+			if !p.More {
+				break
+			}
+			args["cursor"] = p.NextCursor
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("limit %d: %s; want %s", limit, g, want)
+		}
+	}
+}
+
+// A session that makes no request for the idle timeout is closed, unless
+// its client listens on a stream: an agent waiting for its notices is not
+// idle.
+func TestHTTPClosesIdleSessionsButNotListeningOnes(t *testing.T) {
+	f := reviewtest.New(t, reviewtest.Policy())
+	url, h := endpointIdle(t, f.Path, 300*time.Millisecond)
+	listening := overHTTP(t, url, issue(t, f.Svc, reviewtest.Operator, ana)) // the SDK's client keeps a GET stream open
+	listening.Subscribe(mcpserver.InboxURI)
+	token := issue(t, f.Svc, reviewtest.Operator, bob)
+	resp := post(t, url, token, "", initialize)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %s", resp.Status)
+	}
+	resp.Body.Close()
+	if resp := post(t, url, token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode >= 300 {
+		t.Fatalf("initialized: %s", resp.Status)
+	}
+	deadline := time.Now().Add(mcptest.Wait)
+	for h.Sessions() != 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for h.Sessions() != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := h.Sessions(); n != 1 {
+		t.Fatalf("%d sessions open, want the listening one alone", n)
+	}
+	if resp := post(t, url, token, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the idle session after its timeout: %s, want 404", resp.Status)
+	}
+	// The listening client, idle as long, still hears of its inbox.
+	unit := mcptest.Result[model.RecordResult](listening, mcpserver.ToolRecord, finding("still here", 0.8, "")).UnitID
+	if _, err := f.Svc.Record(context.Background(), bob, model.RecordRequest{Type: model.TypeFinding, Content: "no",
+		Intent: model.Intent{Purpose: "p"}, Confidence: model.Confidence{Score: new(0.5), Reasoning: "r"},
+		Relations: []model.Relation{{Type: model.RelContradicts, TargetID: unit}}}); err != nil {
+		t.Fatal(err)
+	}
+	listening.WaitUpdated(mcpserver.InboxURI)
 }

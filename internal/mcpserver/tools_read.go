@@ -47,15 +47,18 @@ func (s *Server) conflicts(ctx context.Context, in conflictsInput) (conflictsRes
 	isMine := func(c model.ConflictSummary) bool {
 		return (c.AgentA == me || c.AgentB == me) && (mine == nil || slices.Contains(mine, c.Status))
 	}
-	part := 0
+	// part is the part being read; lastPart that of the last row given,
+	// where the next page reads on.
+	part, lastPart := 0, 0
 	take := func(c model.ConflictSummary) error {
 		if len(out.Conflicts) == limit {
 			out.More = true
 			last := out.Conflicts[len(out.Conflicts)-1]
-			out.NextCursor = encodeCursor(conflictsCursor{Part: part, Epoch: last.Epoch, ID: last.ID})
+			out.NextCursor = encodeCursor(conflictsCursor{Part: lastPart, Epoch: last.Epoch, ID: last.ID})
 			return errEnough
 		}
 		out.Conflicts = append(out.Conflicts, c)
+		lastPart = part
 		return nil
 	}
 	if from.Part == 0 {

@@ -89,6 +89,8 @@ type server struct {
 	svc  *review.Service
 	opt  Options
 	logm sync.Mutex
+	// changes tells the screens of the field's changes.
+	changes *changes
 }
 
 func (s *server) logf(format string, args ...any) {
@@ -106,7 +108,7 @@ func Run(ctx context.Context, svc *review.Service, opt Options) error {
 	if opt.SSHAddr == "" && opt.HTTPAddr == "" {
 		return errors.New("nothing to serve: give --ssh ADDR, --http ADDR or both")
 	}
-	s := &server{svc: svc, opt: opt}
+	s := &server{svc: svc, opt: opt, changes: newChanges(svc, opt.Poll)}
 	var (
 		sshL, httpL net.Listener
 		err         error
@@ -186,6 +188,7 @@ func addrOf(l net.Listener) net.Addr {
 // is started here too.
 func (s *server) background(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { s.sweep(ctx) })
+	wg.Go(func() { s.changes.run(ctx) })
 }
 
 // sweep does what the field's deadlines ask for every opt.Sweep, for
