@@ -8,19 +8,19 @@ import (
 	"path/filepath"
 	"time"
 
-	"arbiter/config"
 	"arbiter/field"
 	"arbiter/internal/serve"
 	"arbiter/review"
+	"arbiter/store"
 
 	"github.com/spf13/cobra"
 )
 
 func (a *app) serveCmd() *cobra.Command {
 	var (
-		sshAddr, httpAddr, hostKey string
-		idle                       time.Duration
-		maxSSH, maxMCP             int
+		sshAddr, httpAddr, hostKey, open string
+		idle                             time.Duration
+		maxSSH, maxMCP                   int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve --db FIELD [--ssh ADDR] [--http ADDR] [--host-key FILE]",
@@ -34,13 +34,18 @@ func (a *app) serveCmd() *cobra.Command {
                 bearer token a human operator issued (arbiter tokens issue);
                 GET /healthz answers 200 while the field does
 
-It also sweeps the field's deadlines (as --as, on PostgreSQL a human operator,
+It also sends the field's notices to their hooks (as arbiter deliver does) and
+sweeps the field's deadlines (as --as, on PostgreSQL a human operator,
 unless the process logs in as the field's administrator). Put --http behind a
 TLS reverse proxy; see docs/serve.md. On a stop it ends the sessions, lets
 writes in flight finish and exits 0 within 10 seconds. One line per session
 and refusal goes to stderr; never a token.`,
 		Args: cobra.NoArgs,
-		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
+		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
+			cfg, err := a.fieldConfig(cmd)
+			if err != nil {
+				return err
+			}
 			if sshAddr == "" && httpAddr == "" {
 				return usageErrorf("serve: give --ssh ADDR, --http ADDR or both (e.g. --ssh :2222 --http 127.0.0.1:8080)")
 			}
@@ -56,19 +61,25 @@ and refusal goes to stderr; never a token.`,
 					return fmt.Errorf("serve: no place for the host key %s: %v", hostKey, err)
 				}
 			}
-			return serve.Run(ctx, svc, serve.Options{
-				SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
-				Field: field.Redact(cfg.DB), Theme: cfg.Theme, Keys: cfg.Keys,
-				IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP,
-				Log: a.stderr,
-				Listening: func(s, h net.Addr) {
-					if s != nil {
-						fmt.Fprintf(a.stderr, "arbiter: serving %s to people over SSH on %s (host key %s)\n", clean(field.Redact(cfg.DB)), s, hostKey)
-					}
-					if h != nil {
-						fmt.Fprintf(a.stderr, "arbiter: serving %s to agents over MCP at http://%s/mcp\n", clean(field.Redact(cfg.DB)), h)
-					}
-				},
+			if open == "" {
+				open = openLine(sshAddr)
+			}
+			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
+				svc := review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As)
+				return serve.Run(ctx, svc, serve.Options{
+					SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
+					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys,
+					IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP,
+					Log: a.stderr,
+					Listening: func(s, h net.Addr) {
+						if s != nil {
+							fmt.Fprintf(a.stderr, "arbiter: serving %s to people over SSH on %s (host key %s)\n", clean(field.Redact(cfg.DB)), s, hostKey)
+						}
+						if h != nil {
+							fmt.Fprintf(a.stderr, "arbiter: serving %s to agents over MCP at http://%s/mcp\n", clean(field.Redact(cfg.DB)), h)
+						}
+					},
+				})
 			})
 		}),
 	}
@@ -79,6 +90,7 @@ and refusal goes to stderr; never a token.`,
 	f.DurationVar(&idle, "idle-timeout", serve.DefaultIdle, "close SSH and MCP sessions idle this long")
 	f.IntVar(&maxSSH, "max-ssh", serve.DefaultMaxSSH, "at most this many SSH sessions at once")
 	f.IntVar(&maxMCP, "max-mcp", serve.DefaultMaxMCP, "at most this many MCP sessions at once")
+	f.StringVar(&open, "open", "", "how people open the field, for hooks' slack messages (default: ssh -p PORT HOST with --ssh, else arbiter)")
 	return cmd
 }
 
@@ -93,4 +105,28 @@ func dataDir() (string, error) {
 		return "", fmt.Errorf("serve: no data directory for the host key (%v): use --host-key FILE", err)
 	}
 	return filepath.Join(home, ".local", "share", "arbiter"), nil
+}
+
+// openLine is how a person opens a field served over SSH on addr, for
+// the slack messages of hooks: "ssh -p PORT HOST", with this machine's
+// name where addr names no host; "arbiter" without SSH.
+func openLine(addr string) string {
+	if addr == "" {
+		return "arbiter"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "arbiter"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		} else {
+			host = "localhost"
+		}
+	}
+	if port == "22" {
+		return "ssh " + host
+	}
+	return "ssh -p " + port + " " + host
 }

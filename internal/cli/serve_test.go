@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -419,4 +421,36 @@ func showCount(t *testing.T, db string) int {
 		t.Fatal(err)
 	}
 	return len(rows)
+}
+
+// arbiter serve sends the field's notices to their hooks while it runs,
+// as arbiter deliver would: a decision's notice reaches a real receiver,
+// signed, and its slack-free body names the conflict.
+func TestServeDeliversNoticesToHooks(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	type hit struct{ id, body string }
+	hits := make(chan hit, 16)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		hits <- hit{r.Header.Get("webhook-id"), string(body)}
+	}))
+	defer recv.Close()
+	ok(t, "--db", db, "--as", "ops-maya", "hooks", "add", "--for", "ana-quill", "--url", recv.URL+"/hook", "--allow-private")
+	srv := serveField(t, db, "--http", "127.0.0.1:0")
+	defer srv.stop()
+	ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-008", "--strategy", "dismiss", "--rationale", "two payment classes")
+	select {
+	case h := <-hits:
+		if h.id == "" || !strings.Contains(h.body, "conflict-008") || !strings.Contains(h.body, "two payment classes") {
+			t.Fatalf("the hook got webhook-id %q and body %s", h.id, h.body)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no notice reached the hook while serve ran:\n%s", srv.logText())
+	}
+	ds := listDeliveries(t, db)
+	if len(ds) == 0 {
+		t.Fatal("no delivery recorded")
+	}
 }

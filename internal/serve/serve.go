@@ -2,8 +2,8 @@
 // field — the review screen over SSH for people, who log in with a key a
 // human operator added (`arbiter keys`), and MCP over Streamable HTTP for
 // agents, who present a token a human operator issued (`arbiter tokens`)
-// — and does the field's background work (the sweep of deadlines) while
-// it runs. It stops on its context's end, within ShutdownGrace.
+// — and does the field's background work (the sweep of deadlines, the
+// delivery of notices to hooks) while it runs. It stops on its context's end, within ShutdownGrace.
 package serve
 
 import (
@@ -15,9 +15,11 @@ import (
 	"sync"
 	"time"
 
+	"arbiter/internal/deliver"
 	"arbiter/internal/keymap"
 	"arbiter/model"
 	"arbiter/review"
+	"arbiter/store"
 )
 
 // ShutdownGrace is how long a stop waits for sessions and writes in
@@ -34,6 +36,11 @@ type Options struct {
 	HostKey string
 	// Field names the field in the screen's header.
 	Field string
+	// Store is the field the service works on; when set, its deliveries
+	// are sent to their hooks while the server runs (internal/deliver),
+	// slack messages naming Open as the way in.
+	Store store.Field
+	Open  string
 	// Theme and Keys are the screen's (tui.Options).
 	Theme string
 	Keys  keymap.Map
@@ -188,6 +195,7 @@ func addrOf(l net.Listener) net.Addr {
 // is started here too.
 func (s *server) background(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { s.sweep(ctx) })
+	wg.Go(func() { s.deliver(ctx) })
 	wg.Go(func() { s.changes.run(ctx) })
 }
 
@@ -220,6 +228,30 @@ func (s *server) sweep(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+	}
+}
+
+// deliver sends the field's deliveries to their hooks until ctx ends, as
+// `arbiter deliver` does; a failure is logged once and tried again.
+func (s *server) deliver(ctx context.Context) {
+	if s.opt.Store == nil || s.opt.Store.ReadOnly() {
+		return
+	}
+	opts := deliver.Options{Open: s.opt.Open, Log: s.opt.Log}
+	failing := false
+	for ctx.Err() == nil {
+		err := deliver.Run(ctx, s.opt.Store, opts)
+		if err == nil {
+			return
+		}
+		if !failing {
+			s.logf("delivering notices to hooks: %v (trying again)", err)
+			failing = true
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
 		}
 	}
 }
