@@ -153,18 +153,18 @@ func retryable(err error) bool {
 // The statements of a transaction, and round trips.
 //
 // A decision is some twenty statements, and every round trip to the
-// server while the transaction holds the clock holds up every other
-// writer: on a server across a network, the clock's round trips bound
-// how many decisions the whole team makes a second. So a statement goes
-// out together with what needs no answer of its own in one round trip
-// (a pipeline, pgx's batch): BEGIN and the acting agent with the first
-// statement; and, once the transaction holds the clock, the writes whose
-// outcome is known in advance — a unit's new status, a ballot, a
-// notification or event (whose id the transaction gives: it holds the
-// clock, so no one else does), a conflict whose row it locked at the
-// version it updates — wait for the next statement that needs an answer,
-// or for COMMIT. A deferred write's failure is reported by the call that
-// sent it, and fails the transaction as it would have at once.
+// server while the transaction holds row locks holds up whoever waits
+// for those rows, and the decider itself: on a server across a network,
+// round trips bound how many decisions a decider makes a second. So a
+// statement goes out together with what needs no answer of its own in
+// one round trip (a pipeline, pgx's batch): BEGIN, begin_write and the
+// acting agent with the first statement; and the writes whose outcome is
+// known in advance — a unit's new status, a ballot, a notification or
+// event (whose id was taken from its sequence), a conflict whose row it
+// locked at the version it updates — wait for the next statement that
+// needs an answer, or for COMMIT. A deferred write's failure is reported
+// by the call that sent it, and fails the transaction as it would have
+// at once.
 
 // deferred is a statement sent with the next one; check reads its
 // result.
