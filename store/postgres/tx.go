@@ -387,13 +387,14 @@ func (t *Tx) tick(received int64, event bool) (int64, error) {
 		t.event = id
 	}
 	if e%compactEvery == 0 {
-		t.later(`SELECT compact_counts()`, nil, nil)
+		t.later(`SELECT compact()`, nil, nil)
 	}
 	return e, nil
 }
 
 // compactEvery is how many epochs go by between sums of the counts'
-// rows (conflict_counts), by the write that ticks a multiple of it.
+// rows (conflict_counts) and the dropping of old ticks, by the write
+// that ticks a multiple of it (compact() in the schema).
 const compactEvery = 256
 
 // nextSeq gives the next sequence number of units or conflicts.
