@@ -59,8 +59,10 @@ type Tx struct {
 	// epoch is the last epoch the transaction ticked, 0 if none.
 	epoch int64
 	// event is an event id taken with the tick, for the event that
-	// nearly every write that ticks appends (0: none taken).
+	// nearly every write that ticks appends (0: none taken); notes are
+	// notification ids taken and not used yet.
 	event int64
+	notes []int64
 	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
