@@ -310,3 +310,28 @@ func TestLoadWithoutFlags(t *testing.T) {
 		t.Fatalf("DB = %q, want env.db", cfg.DB)
 	}
 }
+
+// listen_db comes from the config file, ARBITER_LISTEN_DB or
+// --listen-db, the flag first.
+func TestListenDBFromFileEnvironmentOrFlag(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), "listen_db: postgres://db.example/file\n")
+	withListen := func(args ...string) *pflag.FlagSet {
+		fs := flags(t)
+		fs.String("listen-db", "", "")
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	if got := load(t, withListen()).ListenDB; got != "postgres://db.example/file" {
+		t.Errorf("from the file: %q", got)
+	}
+	t.Setenv("ARBITER_LISTEN_DB", "postgres://db.example/env")
+	if got := load(t, withListen()).ListenDB; got != "postgres://db.example/env" {
+		t.Errorf("from the environment: %q", got)
+	}
+	if got := load(t, withListen("--listen-db", "postgres://db.example/flag")).ListenDB; got != "postgres://db.example/flag" {
+		t.Errorf("from the flag: %q", got)
+	}
+}

@@ -8,10 +8,11 @@ package reliability
 //     (read the conflict, then MERGE), on the field ARBITER_BENCH_POSTGRES
 //     or ARBITER_BENCH_FIELD names (its escalated conflicts are used up:
 //     300 per process by default, ARBITER_BENCH_DECISIONS);
-//   - BenchmarkWritersInProcesses: 8 processes recording units as fast as
-//     they can for ARBITER_BENCH_FOR (default 30s) on a new field, each
-//     write timed from asking to the field's answer, waiting for the
-//     write lock included.
+//   - BenchmarkWritersInProcesses: 1 and then 8 processes recording units
+//     as fast as they can for ARBITER_BENCH_FOR (default 30s) on a new
+//     field (a file, or with ARBITER_TEST_ENGINE=postgres a schema on the
+//     test server), each write timed from asking to the field's answer,
+//     waiting for other writers included.
 //
 //	ARBITER_BENCH_POSTGRES=postgres://… go test ./reliability -run '^$' -bench DecidersInProcesses -benchtime 1x
 //	ARBITER_BENCH_RTT=1ms ARBITER_BENCH_POSTGRES=postgres://… go test ./reliability -run '^$' -bench DecidersInProcesses -benchtime 1x
@@ -19,8 +20,9 @@ package reliability
 // With ARBITER_BENCH_RTT the deciders reach the server through a proxy
 // in the benchmark's process that holds every packet back half that
 // time each way: a server across a network rather than on the same
-// machine.
+// machine; the writers' too, on PostgreSQL.
 //	ARBITER_BENCH_FOR=3m go test ./reliability -run '^$' -bench WritersInProcesses -benchtime 1x -timeout 30m
+//	ARBITER_TEST_ENGINE=postgres ARBITER_BENCH_RTT=10ms ARBITER_BENCH_FOR=10s go test ./reliability -run '^$' -bench WritersInProcesses -benchtime 1x
 
 import (
 	"bufio"
@@ -32,7 +34,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -81,14 +82,13 @@ func BenchmarkDecidersInProcesses(b *testing.B) {
 	}
 	for _, procs := range []int{1, 8} {
 		b.Run(strconv.Itoa(procs), func(b *testing.B) {
-			times, holds, took := runBenchHolds(b, "bench-decider", name, procs, count, time.Time{})
+			times, took := runBench(b, "bench-decider", name, procs, count, time.Time{})
 			decisions := len(times)
 			if decisions != procs*count {
 				b.Fatalf("%d decisions of %d", decisions, procs*count)
 			}
 			b.ReportMetric(float64(decisions)/took.Seconds(), "decisions/s")
 			benchmetrics.Percentiles(b, times)
-			reportHolds(b, holds)
 		})
 	}
 }
@@ -110,37 +110,20 @@ func BenchmarkWritersInProcesses(b *testing.B) {
 				}
 				name = throughLatency(b, name, rtt)
 			}
-			times, holds, took := runBenchHolds(b, "bench-writer", name, procs, 0, time.Now().Add(run))
+			times, took := runBench(b, "bench-writer", name, procs, 0, time.Now().Add(run))
 			b.ReportMetric(float64(len(times))/took.Seconds(), "writes/s")
 			benchmetrics.Percentiles(b, times)
 			slices.Sort(times)
 			b.ReportMetric(float64(times[len(times)*999/1000].Microseconds())/1e3, "p99.9-ms")
 			b.ReportMetric(float64(len(times)), "writes")
-			reportHolds(b, holds)
 		})
 	}
 }
 
-// reportHolds adds how long each write kept every other write from
-// committing (on PostgreSQL: from taking the field's serialisation point
-// to its COMMIT's answer), median and 99th percentile.
-func reportHolds(b *testing.B, holds []time.Duration) {
-	if len(holds) == 0 {
-		return
-	}
-	slices.Sort(holds)
-	at := func(p float64) float64 {
-		return float64(holds[min(len(holds)-1, int(p*float64(len(holds))))].Microseconds()) / 1e3
-	}
-	b.ReportMetric(at(0.50), "hold-p50-ms")
-	b.ReportMetric(at(0.99), "hold-p99-ms")
-}
-
-// runBenchHolds starts procs workers of role on the field name, lets them
-// start together, and returns every operation's time, every write's hold
-// of the field's serialisation point (PostgreSQL only) and the wall time
+// runBench starts procs workers of role on the field name, lets them
+// start together, and returns every operation's time and the wall time
 // from the start until the last worker finished.
-func runBenchHolds(b *testing.B, role, name string, procs, count int, until time.Time) ([]time.Duration, []time.Duration, time.Duration) {
+func runBench(b *testing.B, role, name string, procs, count int, until time.Time) ([]time.Duration, time.Duration) {
 	b.Helper()
 	dir := b.TempDir()
 	start := filepath.Join(dir, "start")
@@ -171,7 +154,7 @@ func runBenchHolds(b *testing.B, role, name string, procs, count int, until time
 	if err := os.WriteFile(start, nil, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	var times, holds []time.Duration
+	var times []time.Duration
 	for _, p := range ps {
 		if err := <-p.exited; err != nil {
 			b.Fatalf("%s worker: %v\n%s", role, err, tail(p.output()))
@@ -183,15 +166,12 @@ func runBenchHolds(b *testing.B, role, name string, procs, count int, until time
 			case len(f) == 2 && f[0] == "T":
 				ns, _ := strconv.ParseInt(f[1], 10, 64)
 				times = append(times, time.Duration(ns))
-			case len(f) == 2 && f[0] == "H":
-				ns, _ := strconv.ParseInt(f[1], 10, 64)
-				holds = append(holds, time.Duration(ns))
 			case len(f) > 0 && f[0] == "ERR":
 				b.Errorf("%s worker: %s", role, sc.Text())
 			}
 		}
 	}
-	return times, holds, time.Since(t0)
+	return times, time.Since(t0)
 }
 
 // runBenchWorker is a benchmark's worker: it prints READY once the field
@@ -207,14 +187,6 @@ func runBenchWorker(role string) int {
 		return 1
 	}
 	defer st.Close()
-	if h, ok := st.(interface{ ObserveHolds(func(time.Duration)) }); ok {
-		var mu sync.Mutex
-		h.ObserveHolds(func(d time.Duration) {
-			mu.Lock()
-			defer mu.Unlock()
-			fmt.Fprintf(out, "H %d\n", d.Nanoseconds())
-		})
-	}
 	svc := review.New(st)
 	index, _ := strconv.Atoi(os.Getenv(envIndex))
 	of, _ := strconv.Atoi(os.Getenv(envOf))

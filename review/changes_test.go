@@ -70,6 +70,7 @@ func TestWaitChangeWakesAtAnotherProcesssCommit(t *testing.T) {
 // 100 ms (the MCP server's interval; the screen's is a second).
 //
 //	ARBITER_BENCH_POSTGRES=postgres://… go test ./review -run '^$' -bench ChangeSeen -benchtime 200x
+//	ARBITER_BENCH_POSTGRES=postgres://…pooler… ARBITER_BENCH_LISTEN_DB=postgres://…server… go test ./review -run '^$' -bench ChangeSeen -benchtime 200x
 func BenchmarkChangeSeen(b *testing.B) {
 	ctx := context.Background()
 	name := os.Getenv("ARBITER_BENCH_POSTGRES")
@@ -78,7 +79,9 @@ func BenchmarkChangeSeen(b *testing.B) {
 		name = f.Path
 	}
 	open := func() *review.Service {
-		st, err := field.Open(ctx, name, store.Options{})
+		// Behind a pooler, ARBITER_BENCH_LISTEN_DB is the direct
+		// connection the waiter listens on (none: it polls every 2 s).
+		st, err := field.Open(ctx, name, store.Options{ListenDB: os.Getenv("ARBITER_BENCH_LISTEN_DB")})
 		if err != nil {
 			b.Fatal(err)
 		}

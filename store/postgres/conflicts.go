@@ -101,7 +101,7 @@ func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Confl
 }
 
 // Conflict looks up a conflict; ErrNotFound if there is none. A write
-// that does not hold the clock yet locks its row (tx.go).
+// locks its row (tx.go).
 func (t *Tx) Conflict(id string) (model.Conflict, error) {
 	query := `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.id = $1`
 	if t.lock() != "" {

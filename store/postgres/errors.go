@@ -53,6 +53,9 @@ func (s *Store) translate(op string, err error) error {
 				hint = s.scrub(pe.Hint)
 			}
 			return model.Errorf(op, model.CodeNotPermitted, hint, "the field's server refused: %s; nothing was written", msg)
+		case pe.Code == "08P01": // what a pooler says when it refuses (pooler.go)
+			return model.Errorf(op, model.CodeInternalError, "check the pooler's settings and the server, and try again",
+				"the connection pooler in front of the field's server refused: %s; nothing was written", msg)
 		case strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P"): // connection, shutdown
 			return model.Errorf(op, model.CodeInternalError, "check the server and try again",
 				"lost the connection to the field's server: %s; nothing was written", msg)

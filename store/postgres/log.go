@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"arbiter/model"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Ballots lists the current ballots of a conflict's vote, oldest first.
@@ -73,18 +75,33 @@ func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 	return out, nil
 }
 
-// NotificationInsert puts n in its agent's outbox and returns its id: the
-// next of the sequence.
+// NotificationInsert puts n in its agent's outbox and returns its id: one
+// of the sequence's, growing within the write.
 func (t *Tx) NotificationInsert(n model.Notification) (int64, error) {
-	id, err := t.nextSeq("notifications")
-	if err != nil {
-		return 0, err
+	if len(t.notes) == 0 {
+		// A write that notifies mostly notifies several agents: their
+		// ids in one round trip. One it does not use is a gap no outbox
+		// shows, since each agent's holds ids of every agent's.
+		rows, err := t.query(`SELECT next_number('notifications') FROM generate_series(1, $1::int)`, noteBlock)
+		if err != nil {
+			return 0, err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return 0, err
+		}
+		t.notes = ids
 	}
+	id := t.notes[0]
+	t.notes = t.notes[1:]
 	t.later(`INSERT INTO notifications (id, agent_id, event, epoch, relevance_score, summary, unit_id,
 		conflict_id, requires_action, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		append([]any{id}, notificationArgs(n)...), nil)
 	return id, nil
 }
+
+// noteBlock is how many notification ids a write takes at a time.
+const noteBlock = 4
 
 var notificationColumns = []string{"agent_id", "event", "epoch", "relevance_score", "summary", "unit_id",
 	"conflict_id", "requires_action", "created_at"}

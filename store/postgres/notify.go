@@ -32,18 +32,19 @@ import (
 // field left open holds the number back (not over
 // idle_in_transaction_session_timeout, 60 s, for arbiter's own).
 
-// backstop is how often a waiter reads the clock when nothing woke it.
+// backstop is how often a waiter reads the change number when nothing
+// woke it.
 const backstop = 3 * time.Second
 
 // Behind a connection pooler in transaction pooling mode, LISTEN would
 // land on whichever server connection the pooler lends and be lost with
 // it. So the field listens on the direct connection listen_db names
-// (Options.ListenDB), and without one it reads the clock every
+// (Options.ListenDB), and without one it reads the change number every
 // pollPooled instead, and says so (Polling).
 const pollPooled = 2 * time.Second
 
 // Polling says, when the field cannot be told of changes, that it reads
-// the clock every 2 s instead and why; "" when it is told.
+// the change number every 2 s instead and why; "" when it is told.
 func (s *Store) Polling() string {
 	if s.changes == nil {
 		return ""
@@ -198,7 +199,7 @@ func (l *listener) run(ctx context.Context) {
 			if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
 				retry = 100 * time.Millisecond
 				// What committed while no one listened is found by the
-				// waiters' next reading of the clock.
+				// waiters' next reading of the change number.
 				l.broadcast()
 				for {
 					if _, err = conn.WaitForNotification(ctx); err != nil {

@@ -49,16 +49,7 @@ type Store struct {
 	// local are the settings every transaction is given then.
 	pooled bool
 	local  []any
-	// holds, if set, is told how long each committed write held the
-	// clock (ObserveHolds).
-	holds func(time.Duration)
 }
-
-// ObserveHolds has fn told, after each write that commits, how long it
-// kept every other write from committing: from taking the clock to its
-// COMMIT's answer. For benchmarks (docs/performance.md); set it before
-// the Store is used.
-func (s *Store) ObserveHolds(fn func(time.Duration)) { s.holds = fn }
 
 // IsName reports whether name is a PostgreSQL connection string rather
 // than a file: a postgres:// or postgresql:// URL, or libpq key=value

@@ -37,7 +37,7 @@ import (
 //     it outside the transaction that sets the schema;
 //   - listens for changes only on the connection listen_db names (LISTEN
 //     belongs to a session; through the pooler it would miss
-//     notifications without a word), and without one polls the clock
+//     notifications without a word), and without one polls the change number
 //     every pollPooled and says so (Polling).
 //
 // A direct connection keeps the startup parameters and pgx's cache of

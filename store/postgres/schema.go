@@ -706,7 +706,7 @@ ALTER TABLE notifications ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
 CREATE INDEX notifications_tail ON notifications (agent_id, xid, id);
 
 -- The counts per status: each write adds its changes as rows (no row that
--- every write updates); compact_counts sums them up now and then.
+-- every write updates); compact sums them up now and then.
 ALTER TABLE conflict_counts DROP CONSTRAINT conflict_counts_pkey;
 CREATE INDEX conflict_counts_status ON conflict_counts (status);
 
@@ -736,9 +736,13 @@ BEGIN
 	RETURN NULL;
 END $$;
 
-CREATE FUNCTION compact_counts() RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+-- compact sums up the counts' rows, and drops the ticks more than 1024
+-- epochs older than the newest (the newest is the field's epoch; the
+-- change number is the newest below the horizon).
+CREATE FUNCTION compact() RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 	WITH gone AS (DELETE FROM conflict_counts RETURNING status, n)
-	INSERT INTO conflict_counts (status, n) SELECT status, sum(n) FROM gone GROUP BY status $$;
+	INSERT INTO conflict_counts (status, n) SELECT status, sum(n) FROM gone GROUP BY status;
+	DELETE FROM ticks WHERE epoch < (SELECT max(epoch) FROM ticks) - 1024 $$;
 `,
 
 	// 3: notifications: hooks deliver every notice to an agent or person to

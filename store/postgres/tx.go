@@ -59,8 +59,10 @@ type Tx struct {
 	// epoch is the last epoch the transaction ticked, 0 if none.
 	epoch int64
 	// event is an event id taken with the tick, for the event that
-	// nearly every write that ticks appends (0: none taken).
+	// nearly every write that ticks appends (0: none taken); notes are
+	// notification ids taken and not used yet.
 	event int64
+	notes []int64
 	// actor is the agent AgentActAs named; sent is whether the server knows.
 	actor string
 	sent  bool
@@ -153,18 +155,18 @@ func retryable(err error) bool {
 // The statements of a transaction, and round trips.
 //
 // A decision is some twenty statements, and every round trip to the
-// server while the transaction holds the clock holds up every other
-// writer: on a server across a network, the clock's round trips bound
-// how many decisions the whole team makes a second. So a statement goes
-// out together with what needs no answer of its own in one round trip
-// (a pipeline, pgx's batch): BEGIN and the acting agent with the first
-// statement; and, once the transaction holds the clock, the writes whose
-// outcome is known in advance — a unit's new status, a ballot, a
-// notification or event (whose id the transaction gives: it holds the
-// clock, so no one else does), a conflict whose row it locked at the
-// version it updates — wait for the next statement that needs an answer,
-// or for COMMIT. A deferred write's failure is reported by the call that
-// sent it, and fails the transaction as it would have at once.
+// server while the transaction holds row locks holds up whoever waits
+// for those rows, and the decider itself: on a server across a network,
+// round trips bound how many decisions a decider makes a second. So a
+// statement goes out together with what needs no answer of its own in
+// one round trip (a pipeline, pgx's batch): BEGIN, begin_write and the
+// acting agent with the first statement; and the writes whose outcome is
+// known in advance — a unit's new status, a ballot, a notification or
+// event (whose id was taken from its sequence), a conflict whose row it
+// locked at the version it updates — wait for the next statement that
+// needs an answer, or for COMMIT. A deferred write's failure is reported
+// by the call that sent it, and fails the transaction as it would have
+// at once.
 
 // deferred is a statement sent with the next one; check reads its
 // result.
@@ -387,13 +389,14 @@ func (t *Tx) tick(received int64, event bool) (int64, error) {
 		t.event = id
 	}
 	if e%compactEvery == 0 {
-		t.later(`SELECT compact_counts()`, nil, nil)
+		t.later(`SELECT compact()`, nil, nil)
 	}
 	return e, nil
 }
 
 // compactEvery is how many epochs go by between sums of the counts'
-// rows (conflict_counts), by the write that ticks a multiple of it.
+// rows (conflict_counts) and the dropping of old ticks, by the write
+// that ticks a multiple of it (compact() in the schema).
 const compactEvery = 256
 
 // nextSeq gives the next sequence number of units or conflicts.

@@ -34,7 +34,7 @@ func scanUnit(sc interface{ Scan(...any) error }, extra ...any) (model.Unit, err
 }
 
 // Unit looks up a unit with its relations; ErrNotFound if there is none.
-// A write that does not hold the clock yet locks the unit's row.
+// A write locks the unit's row (tx.go).
 func (t *Tx) Unit(id string) (model.Unit, error) {
 	var rels *string
 	u, err := scanUnit(t.row(`SELECT `+unitCols+`, `+relationsAgg+` FROM units WHERE id = $1`+t.lock(), id), &rels)
