@@ -19,7 +19,9 @@ import (
 // conflict, an event or a clock past zero. It returns the digest of the
 // copy (Digest), read back from to after the commit; it fails if that
 // differs from the digest of what it read from from.
-func Copy(ctx context.Context, from, to Field) (Summary, error) { return CopyCounting(ctx, from, to, nil) }
+func Copy(ctx context.Context, from, to Field) (Summary, error) {
+	return CopyCounting(ctx, from, to, nil)
+}
 
 // CopyCounting is Copy that calls rows, when it is not nil, with each row
 // written (a unit, a conflict, a ballot, a notification, an event), for a
