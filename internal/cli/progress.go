@@ -56,6 +56,18 @@ func (p *progressReport) add(n int64) {
 	}
 }
 
+// set counts done of total units done, for work that counts itself.
+func (p *progressReport) set(done, total int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.total = total
+	n := done - p.done
+	p.mu.Unlock()
+	p.add(n)
+}
+
 // finish shows the last line, if the report showed any: work done
 // before the first line was due says nothing.
 func (p *progressReport) finish() {

@@ -73,3 +73,20 @@ func TestProgressOfQuickWorkSaysNothing(t *testing.T) {
 		t.Errorf("quick work printed %q", out.String())
 	}
 }
+
+// Work that counts itself (import, export) sets the count and the total.
+func TestProgressTakesACountAndATotal(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, "import", "entries", 0)
+	p.now = fakeClock(time.Second)
+	p.start = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	p.shown = p.start
+	for i := range int64(11) {
+		p.set(i*10, 100)
+	}
+	p.finish()
+	s := out.String()
+	if !strings.Contains(s, "/100 entries (") || !strings.HasPrefix(strings.Split(strings.TrimSpace(s), "\n")[len(strings.Split(strings.TrimSpace(s), "\n"))-1], "import 100 entries") {
+		t.Errorf("lines:\n%s", s)
+	}
+}
