@@ -54,8 +54,8 @@ func CopyCounting(ctx context.Context, from, to Field, rows func(n int64)) (Summ
 var ErrNotEmpty = fmt.Errorf("the destination is not empty")
 
 // CopySize estimates how many rows Copy writes from tx: its units,
-// conflicts and events (as many as the clock's ticks), for a progress
-// report's total; ballots and notifications are left out.
+// conflicts, notifications and events (as many as the clock's ticks),
+// for a progress report's total; ballots, a few, are left out.
 func CopySize(tx Tx) (int64, error) {
 	units, err := tx.UnitCount()
 	if err != nil {
@@ -65,8 +65,12 @@ func CopySize(tx Tx) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	notifications, err := tx.NotificationCount()
+	if err != nil {
+		return 0, err
+	}
 	epoch, err := tx.Epoch()
-	n := units + epoch
+	n := units + notifications + epoch
 	for _, c := range counts {
 		n += int64(c)
 	}

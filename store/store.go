@@ -130,6 +130,8 @@ type Tx interface {
 	// (0: all).
 	Inbox(agentID string, since int64, limit int) ([]model.Notification, error)
 	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
+	// NotificationCount is how many notifications the field holds.
+	NotificationCount() (int64, error)
 
 	EventAppend(e model.Event) (int64, error)
 	EventsOfConflict(conflictID string) ([]model.Event, error)
