@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	arbiterfield "arbiter/field"
+	"arbiter/review"
+	"arbiter/store"
 
 	"arbiter/model"
 
@@ -62,7 +67,7 @@ func TestKeepAOnAVoteSaysWhyNotBeforeAskingForARationale(t *testing.T) {
 	openByFilter(s, "conflict-016")
 	s.waitFor("conflict-016", "pending_vote")
 	s.keys("A")
-	f := ansi.Strip(s.waitFor("Not yours to do"))
+	f := ansi.Strip(s.waitFor("Keep A on conflict-016: conflict-016 is put to a vote and you may not vote"))
 	if strings.Contains(f, "why?") || strings.Contains(f, "would be refused") {
 		t.Fatalf("the prompt asks for a rationale it cannot use:\n%s", f)
 	}
@@ -219,4 +224,41 @@ func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
 	}
 	s.keys("?")
 	s.waitForWrapped("Rows: ● yours to act on · ✓ marked · ⋯ decided, in its undo window · ↷ decided in the decisions file · ! due soon")
+}
+
+// When the field cannot be read, keep A says so, naming the conflict
+// by its id, and asks for nothing: no message is built from the request
+// whose read failed.
+func TestAFailedReadIsSaidPlainlyWithTheConflictsID(t *testing.T) {
+	path := demoField(t)
+	st, err := arbiterfield.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := review.New(st).WithClock(steppingClock(screenNow))
+	s := start(t, svc, "ops-maya", 120, 40)
+	s.waitFor("▸ conflict-008")
+	st.Close() // as a server that went away
+	s.keys("A")
+	f := s.waitFor("Keep A on conflict-008: could not read conflict-008:")
+	if strings.Contains(f, "on  ") || strings.Contains(f, "would be refused") || s.m.prompt != nil {
+		t.Errorf("the refusal is built from the failed read, or the prompt still asks:\n%s", f)
+	}
+}
+
+// A message longer than the terminal is wide wraps, in full.
+func TestALongMessageWrapsInFull(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "plan-juno", 80, 24)
+	s.waitFor("conflict-0")
+	openByFilter(s, "conflict-016")
+	s.waitFor("pending_vote")
+	s.keys("A")
+	f := s.waitForWrapped("Keep A on conflict-016: conflict-016 is put to a vote and you may not vote in this field")
+	if !strings.HasSuffix(flatText(f), " may.") {
+		t.Errorf("the message is cut:\n%s", f)
+	}
+	if n := len(strings.Split(f, "\n")); n != 24 {
+		t.Errorf("the frame has %d lines, want 24:\n%s", n, f)
+	}
 }
