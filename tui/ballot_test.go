@@ -140,7 +140,7 @@ func TestTheWholeHeaderShowsWhatTheHeaderCuts(t *testing.T) {
 	s.waitFor("A mem-035")
 }
 
-// The vote form's confirmation says in full what the ballot does, even
+// The vote form's ballots and its confirmation are in full, wrapped, even
 // at 80 columns.
 func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
 	svc := openService(t, demoField(t), false)
@@ -149,7 +149,16 @@ func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
 	openByFilter(s, "conflict-014")
 	s.waitFor("Vote:")
 	s.keys("v")
-	s.waitFor("Vote on conflict-014")
+	f := s.waitFor("Vote on conflict-014")
+	// Every ballot's rationale in full, wrapped.
+	if !strings.Contains(flatText(f), "Two warm stacks for a month is an on-call load we cannot staff.") {
+		t.Errorf("lead-kenji's rationale is cut:\n%s", f)
+	}
+	for _, line := range strings.Split(f, "\n") {
+		if w := ansi.StringWidth(line); w > 80 {
+			t.Errorf("a line of %d cells at 80 columns, which the terminal would cut: %q", w, line)
+		}
+	}
 	s.keys("a", "tab")
 	s.typeText("Cheap insurance.")
 	s.keys("ctrl+s")
