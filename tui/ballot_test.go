@@ -271,3 +271,24 @@ func TestALongMessageWrapsInFull(t *testing.T) {
 		t.Errorf("the frame has %d lines, want 24:\n%s", n, f)
 	}
 }
+
+// A ballot from the prompt waits in the undo window like a decision:
+// undo takes it back and nothing reaches the field.
+func TestABallotFromThePromptCanBeUndone(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 120, 40, func(o *Options) { o.UndoWindow = time.Minute })
+	s.waitFor("conflict-014")
+	openByFilter(s, "conflict-014")
+	s.waitFor("Vote:")
+	s.keys("A")
+	s.waitFor("Ballot for A")
+	s.typeText("Thirty days.")
+	s.keys("enter")
+	s.waitFor("conflict-014: a ballot for A — written in")
+	s.keys("u")
+	s.waitFor("Undone: conflict-014: a ballot for A was not written.")
+	s.settle()
+	if d := detailOf(t, svc, "conflict-014"); len(d.Ballots) != 2 || d.Conflict.Status != "pending_vote" {
+		t.Errorf("the undone ballot reached the field: %d ballots, %s", len(d.Ballots), d.Conflict.Status)
+	}
+}
