@@ -10,8 +10,8 @@ import (
 	"time"
 
 	arbiterfield "arbiter/field"
-	"arbiter/review"
 	"arbiter/model"
+	"arbiter/review"
 	"arbiter/store"
 
 	"github.com/charmbracelet/x/ansi"
