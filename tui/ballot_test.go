@@ -115,14 +115,6 @@ func (d *driver) waitForWrapped(texts ...string) string {
 // flatText is a frame without style, its lines joined by one space.
 func flatText(frame string) string { return strings.Join(strings.Fields(ansi.Strip(frame)), " ") }
 
-// The conflict's header cuts what does not fit, says so, and shows it
-// all, wrapped, on the whole-header key: the escalation's reason and the
-// The vote form's ballots and its confirmation are in full, wrapped, even
-// The history's panes are as tall as their box and show the last entry
-// After a decision written in the form, the cursor goes to the first row
-// The help explains the queue's row marks, and a row due soon carries a
-// When the field cannot be read, keep A says so, naming the conflict
-// by its id, and asks for nothing: no message is built from the request
 // A ballot from the prompt waits in the undo window like a decision:
 // undo takes it back and nothing reaches the field.
 func TestABallotFromThePromptCanBeUndone(t *testing.T) {

@@ -17,7 +17,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// proposal in full.
+// The conflict's header cuts what does not fit, and the whole-header
+// key shows it all, wrapped: the escalation's reason in full.
 func TestTheWholeHeaderShowsWhatTheHeaderCuts(t *testing.T) {
 	svc := openService(t, demoField(t), false)
 	d := detailOf(t, svc, "conflict-011")
@@ -35,6 +36,7 @@ func TestTheWholeHeaderShowsWhatTheHeaderCuts(t *testing.T) {
 	s.waitFor("A mem-035")
 }
 
+// The vote form's ballots and its confirmation are in full, wrapped, even
 // at 80 columns.
 func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
 	svc := openService(t, demoField(t), false)
@@ -60,6 +62,7 @@ func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
 		"y yes")
 }
 
+// The history's panes are as tall as their box and show the last entry
 // whole: they hold no unit's metadata.
 func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
 	svc := openService(t, demoField(t), false)
@@ -74,6 +77,7 @@ func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
 	}
 }
 
+// After a decision written in the form, the cursor goes to the first row
 // still waiting, not the one after it.
 func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) {
 	svc := openService(t, demoField(t), false)
@@ -108,6 +112,7 @@ func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) 
 	}
 }
 
+// The help explains the queue's row marks, and a row due soon carries a
 // sign that needs no colour.
 func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
 	svc := openService(t, demoField(t), false)
@@ -126,6 +131,8 @@ func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
 	s.waitForWrapped("Rows: ● yours to act on · ✓ marked · ⋯ decided, in its undo window · ↷ decided in the decisions file · ! due soon")
 }
 
+// When the field cannot be read, keep A says so, naming the conflict
+// by its id, and asks for nothing: no message is built from the request
 // whose read failed.
 func TestAFailedReadIsSaidPlainlyWithTheConflictsID(t *testing.T) {
 	path := demoField(t)
