@@ -46,6 +46,9 @@ type Options struct {
 	Batch int
 	// Progress, when set, gets a line now and then while building.
 	Progress io.Writer
+	// UnitsDone, when set, is called after each transaction with the units
+	// written so far (a progress bar's count; Units is the total).
+	UnitsDone func(n int64)
 	// Start is the wall time of epoch 0 (zero: DefaultStart); each
 	// operation happens opEvery after the one before.
 	Start time.Time
@@ -264,6 +267,9 @@ func (g *gen) flush(ctx context.Context, last bool) error {
 		return err
 	}
 	g.counts.Epoch = g.epoch
+	if g.opt.UnitsDone != nil {
+		g.opt.UnitsDone(int64(g.counts.Units))
+	}
 	if g.opt.Progress != nil && (last || time.Since(g.shown) >= time.Second) {
 		g.shown = time.Now()
 		el := time.Since(g.started)

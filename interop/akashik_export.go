@@ -54,6 +54,13 @@ type ExportReport struct {
 // the events already there and appends only what is new. Lamports follow
 // the larger of the log's and the field's clocks.
 func ExportAkashik(ctx context.Context, st store.Field, path string) (ExportReport, error) {
+	return ExportAkashikCounting(ctx, st, path, nil)
+}
+
+// ExportAkashikCounting is ExportAkashik that calls count, when it is not
+// nil, with the resolved conflicts read so far and their number, for a
+// progress report.
+func ExportAkashikCounting(ctx context.Context, st store.Field, path string, count func(done, total int64)) (ExportReport, error) {
 	var rep ExportReport
 	err := akashiklog.Append(path, func(tail akashiklog.Tail) ([]akashiklog.Event, error) {
 		rep = ExportReport{CutTornLine: tail.TornTail}
@@ -73,7 +80,10 @@ func ExportAkashik(ctx context.Context, st store.Field, path string) (ExportRepo
 				return cmp.Or(cmp.Compare(a.Resolution.EpochResolved, b.Resolution.EpochResolved), cmp.Compare(a.ID, b.ID))
 			})
 			lamport := max(tail.MaxLamport, epoch)
-			for _, cs := range resolved {
+			for i, cs := range resolved {
+				if count != nil {
+					count(int64(i), int64(len(resolved)))
+				}
 				events, err := decisionEvents(tx, state, cs.Conflict, &rep)
 				if err != nil {
 					return fmt.Errorf("%s: %w", cs.ID, err)
@@ -87,6 +97,9 @@ func ExportAkashik(ctx context.Context, st store.Field, path string) (ExportRepo
 					e.Lamport = lamport
 					out = append(out, e)
 				}
+			}
+			if count != nil {
+				count(int64(len(resolved)), int64(len(resolved)))
 			}
 			return nil
 		})

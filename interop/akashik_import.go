@@ -85,6 +85,13 @@ type ImportReport struct {
 // Importing the same log again, or the same log grown, adds only what is
 // new. now stamps the rows the import writes itself.
 func ImportAkashik(ctx context.Context, st store.Field, log *akashiklog.Log, now time.Time) (ImportReport, error) {
+	return ImportAkashikCounting(ctx, st, log, now, nil)
+}
+
+// ImportAkashikCounting is ImportAkashik that calls count, when it is not
+// nil, with the log's entries imported so far and their number, for a
+// progress report.
+func ImportAkashikCounting(ctx context.Context, st store.Field, log *akashiklog.Log, now time.Time, count func(done, total int64)) (ImportReport, error) {
 	rep := ImportReport{Events: len(log.Events), TornLine: log.TornLine}
 	state := akashiklog.Replay(log.Events)
 	rep.Anomalies = state.Anomalies
@@ -95,7 +102,7 @@ func ImportAkashik(ctx context.Context, st store.Field, log *akashiklog.Log, now
 		lines[e.EventID] = e.Line
 	}
 	err := st.Write(ctx, func(tx store.Tx) error {
-		im := importer{tx: tx, state: state, now: now.UTC(), rep: &rep, agents: map[string]model.Agent{}, lines: lines}
+		im := importer{tx: tx, state: state, now: now.UTC(), rep: &rep, agents: map[string]model.Agent{}, lines: lines, count: count}
 		if err := im.importAgents(); err != nil {
 			return err
 		}
@@ -127,6 +134,7 @@ func ImportAkashik(ctx context.Context, st store.Field, log *akashiklog.Log, now
 
 // importer carries one import's transaction and what it learnt so far.
 type importer struct {
+	count  func(done, total int64) // a progress report's, or nil
 	tx     store.Tx
 	state  *akashiklog.State
 	now    time.Time
@@ -168,7 +176,10 @@ func (im *importer) importEntries() error {
 		return err
 	}
 	defer im.bulk.Close()
-	for _, e := range im.state.Entries {
+	for i, e := range im.state.Entries {
+		if im.count != nil {
+			im.count(int64(i), int64(len(im.state.Entries)))
+		}
 		var err error
 		if s, ok := existing[e.ID]; ok {
 			im.rep.Units.Existing++
@@ -181,6 +192,9 @@ func (im *importer) importEntries() error {
 		if err != nil {
 			return fmt.Errorf("entry %s (line %d): %w", e.ID, im.lines[e.EventID], err)
 		}
+	}
+	if im.count != nil {
+		im.count(int64(len(im.state.Entries)), int64(len(im.state.Entries)))
 	}
 	for _, id := range im.ours {
 		if err := im.tx.UnitSeqAlign(id); err != nil {

@@ -22,9 +22,16 @@ import (
 // copy (Digest), read back from to after the commit; it fails if that
 // differs from the digest of what it read from from.
 func Copy(ctx context.Context, from, to Field) (Summary, error) {
+	return CopyCounting(ctx, from, to, nil)
+}
+
+// CopyCounting is Copy that calls rows, when it is not nil, with each row
+// written (a unit, a conflict, a ballot, a notification, an event), for a
+// progress report.
+func CopyCounting(ctx context.Context, from, to Field, rows func(n int64)) (Summary, error) {
 	var want Summary
 	err := from.Read(ctx, func(src Tx) error {
-		if err := to.Write(ctx, func(dst Tx) error { return copyInto(src, dst) }); err != nil {
+		if err := to.Write(ctx, func(dst Tx) error { return copyInto(src, dst, rows) }); err != nil {
 			return err
 		}
 		var err error
@@ -48,7 +55,31 @@ func Copy(ctx context.Context, from, to Field) (Summary, error) {
 // already.
 var ErrNotEmpty = fmt.Errorf("the destination is not empty")
 
-func copyInto(src, dst Tx) error {
+// CopySize estimates how many rows Copy writes from tx: its units,
+// conflicts, notifications and events (as many as the clock's ticks),
+// for a progress report's total; ballots, a few, are left out.
+func CopySize(tx Tx) (int64, error) {
+	units, err := tx.UnitCount()
+	if err != nil {
+		return 0, err
+	}
+	counts, err := tx.ConflictCount()
+	if err != nil {
+		return 0, err
+	}
+	notifications, err := tx.NotificationCount()
+	if err != nil {
+		return 0, err
+	}
+	epoch, err := tx.Epoch()
+	n := units + notifications + epoch
+	for _, c := range counts {
+		n += int64(c)
+	}
+	return n, err
+}
+
+func copyInto(src, dst Tx, rows func(int64)) error {
 	if err := refuseNonEmpty(dst); err != nil {
 		return err
 	}
@@ -66,12 +97,21 @@ func copyInto(src, dst Tx) error {
 	if err != nil {
 		return err
 	}
+	if rows == nil {
+		rows = func(int64) {}
+	}
 	steps := []func() error{
-		func() error { return src.UnitEach(b.Unit) },
-		func() error { return src.ConflictEachStored(b.Conflict) },
-		func() error { return src.BallotEach(b.Ballot) },
-		func() error { return src.NotificationEach(b.Notification) },
-		func() error { return src.EventEach(b.Event) },
+		func() error {
+			return src.UnitEach(func(seq int64, u model.Unit) error { rows(1); return b.Unit(seq, u) })
+		},
+		func() error {
+			return src.ConflictEachStored(func(seq int64, c model.Conflict) error { rows(1); return b.Conflict(seq, c) })
+		},
+		func() error { return src.BallotEach(func(v model.Ballot) error { rows(1); return b.Ballot(v) }) },
+		func() error {
+			return src.NotificationEach(func(n model.Notification) error { rows(1); return b.Notification(n) })
+		},
+		func() error { return src.EventEach(func(e model.Event) error { rows(1); return b.Event(e) }) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -138,6 +138,8 @@ type Tx interface {
 	// (0: all).
 	Inbox(agentID string, since int64, limit int) ([]model.Notification, error)
 	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
+	// NotificationCount is how many notifications the field holds.
+	NotificationCount() (int64, error)
 
 	// Hooks and deliveries (docs/notifications.md). HookInsert stores
 	// h, whose id is set. Hooks lists the hooks for agentID ("" for all),

@@ -222,6 +222,11 @@ func (m *Model) render() string {
 	}
 	bodyH := m.bodyHeight()
 	body := m.top().view(m, m.width, bodyH)
+	if over := strings.Count(footer, "\n") + 1 - max(1, m.promptHeight()); over > 0 {
+		// A message that wraps takes its lines from the body's bottom
+		// while it shows: the body keeps its layout.
+		bodyH = max(1, bodyH-over)
+	}
 	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
 }
 
@@ -258,7 +263,15 @@ func (m *Model) footerView() string {
 	case m.pending != nil && m.flash != "":
 		line = m.pendingLine() + "   " + m.styles.Warn.Render(safetext.Line(m.flash))
 	case m.flash != "":
-		line = m.styles.Warn.Render(safetext.Line(m.flash))
+		// In full, wrapped to at most three lines.
+		lines := wrapLines(m.styles.Warn.Render(safetext.Line(m.flash)), m.width)
+		if len(lines) > 3 {
+			lines = lines[:3]
+		}
+		for i, l := range lines {
+			lines[i] = ansi.Truncate(l, m.width, "…")
+		}
+		return strings.Join(lines, "\n")
 	case m.pending != nil:
 		line = m.pendingLine()
 	}

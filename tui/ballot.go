@@ -130,9 +130,9 @@ func ballotsOf(d model.ConflictDetail) string {
 	return out
 }
 
-// refusedAll says why the field would refuse every plan, in one message
-// ("" when it would take one of them).
-func refusedAll(plans []plan) string {
+// refusedAll says why the field would refuse every plan of a quick
+// decision of kind, in one message ("" when it would take one of them).
+func refusedAll(kind quickKind, plans []plan) string {
 	var why []string
 	for _, pl := range plans {
 		if pl.refusal == "" {
@@ -141,7 +141,7 @@ func refusedAll(plans []plan) string {
 		why = append(why, safetext.Line(pl.req.ConflictID)+": "+pl.refusal)
 	}
 	if len(why) == 1 {
-		return "Not yours to do on " + why[0] + "."
+		return kindNames[kind] + " on " + why[0] + "."
 	}
-	return "Not yours to do on any marked conflict: " + strings.Join(why, "; ") + "."
+	return batchNames[kind] + " none of the marked conflicts: " + strings.Join(why, "; ") + "."
 }

@@ -62,7 +62,7 @@ func TestKeepAOnAVoteSaysWhyNotBeforeAskingForARationale(t *testing.T) {
 	openByFilter(s, "conflict-016")
 	s.waitFor("conflict-016", "pending_vote")
 	s.keys("A")
-	f := ansi.Strip(s.waitFor("Not yours to do"))
+	f := ansi.Strip(s.waitFor("Keep A on conflict-016: conflict-016 is put to a vote and you may not vote"))
 	if strings.Contains(f, "why?") || strings.Contains(f, "would be refused") {
 		t.Fatalf("the prompt asks for a rationale it cannot use:\n%s", f)
 	}
@@ -115,108 +115,23 @@ func (d *driver) waitForWrapped(texts ...string) string {
 // flatText is a frame without style, its lines joined by one space.
 func flatText(frame string) string { return strings.Join(strings.Fields(ansi.Strip(frame)), " ") }
 
-// The conflict's header cuts what does not fit, says so, and shows it
-// all, wrapped, on the whole-header key: the escalation's reason and the
-// proposal in full.
-func TestTheWholeHeaderShowsWhatTheHeaderCuts(t *testing.T) {
+// A ballot from the prompt waits in the undo window like a decision:
+// undo takes it back and nothing reaches the field.
+func TestABallotFromThePromptCanBeUndone(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	d := detailOf(t, svc, "conflict-011")
-	s := start(t, svc, "ops-maya", 80, 24)
-	s.waitFor("▸ conflict-008")
-	openByFilter(s, "conflict-011")
-	f := s.waitFor("conflict-011", "Routed to you")
-	reason := d.Conflict.Escalation.Reason
-	if strings.Contains(flatText(f), flatText(reason)) {
-		t.Fatalf("the reason fits at 80 columns: this test needs a longer one:\n%s", f)
-	}
-	s.keys("+")
-	s.waitForWrapped(flatText(reason))
-	s.keys("esc")
-	s.waitFor("A mem-035")
-}
-
-// The vote form's confirmation says in full what the ballot does, even
-// at 80 columns.
-func TestTheVoteConfirmationIsWrappedNotCut(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, "lead-priya", 80, 24)
-	s.waitFor("conflict-0")
+	s := start(t, svc, "lead-priya", 120, 40, func(o *Options) { o.UndoWindow = time.Minute })
+	s.waitFor("conflict-014")
 	openByFilter(s, "conflict-014")
 	s.waitFor("Vote:")
-	s.keys("v")
-	s.waitFor("Vote on conflict-014")
-	s.keys("a", "tab")
-	s.typeText("Cheap insurance.")
-	s.keys("ctrl+s")
-	s.waitForWrapped("Cast this vote?", "This vote closes it: the majority prevails, mem-046 stands and mem-047 is superseded.",
-		"y yes")
-}
-
-// The history's panes are as tall as their box and show the last entry
-// whole: they hold no unit's metadata.
-func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, "ops-maya", 120, 40)
-	s.waitFor("▸ conflict-008")
+	s.keys("A")
+	s.waitFor("Ballot for A")
+	s.typeText("Thirty days.")
 	s.keys("enter")
-	s.waitFor("A mem-023")
-	s.keys("h")
-	f := s.waitFor("Notifications")
-	if n := strings.Count(f, "with a synthesis.  "); n != 3 {
-		t.Errorf("the notifications pane shows %d of its 3 escalation notices whole:\n%s", n, f)
+	s.waitFor("conflict-014: a ballot for A — written in")
+	s.keys("u")
+	s.waitFor("Undone: conflict-014: a ballot for A was not written.")
+	s.settle()
+	if d := detailOf(t, svc, "conflict-014"); len(d.Ballots) != 2 || d.Conflict.Status != "pending_vote" {
+		t.Errorf("the undone ballot reached the field: %d ballots, %s", len(d.Ballots), d.Conflict.Status)
 	}
-}
-
-// After a decision written in the form, the cursor goes to the first row
-// still waiting, not the one after it.
-func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, "ops-maya", 140, 40)
-	f := s.waitFor("▸ conflict-008")
-	next := ""
-	for _, line := range strings.Split(f, "\n") {
-		if strings.Contains(line, "● conflict-") && next == "" {
-			next = strings.Fields(line)[1]
-		}
-	}
-	s.keys("enter")
-	s.waitFor("A mem-023")
-	s.keys("d")
-	s.waitFor("Decide conflict-008")
-	pickStrategy(s, 7, "dismiss")
-	s.keys("tab")
-	s.typeText("Different payment classes.")
-	s.keys("ctrl+s")
-	s.waitFor("Write this decision?")
-	before := s.loads()
-	s.keys("y")
-	s.waitFor("Written.")
-	s.until(10*time.Second, "the queue read again", func(string) bool { return s.queueLoads > before })
-	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusResolved {
-		t.Fatalf("conflict-008 is %s", d.Conflict.Status)
-	}
-	s.keys("enter")
-	f = s.waitGone("conflict-008 ")
-	if !strings.Contains(f, "▸ "+next) {
-		t.Errorf("the cursor should be on %s, the first row still waiting:\n%s", next, f)
-	}
-}
-
-// The help explains the queue's row marks, and a row due soon carries a
-// sign that needs no colour.
-func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, "ops-maya", 120, 40)
-	f := s.waitFor("▸ conflict-008")
-	var due string
-	for _, line := range strings.Split(f, "\n") {
-		if strings.Contains(line, "conflict-012") {
-			due = line
-		}
-	}
-	if !strings.Contains(due, "!1h 1m") {
-		t.Errorf("conflict-012, due in 1h 1m of 10h, is not marked due soon:\n%s", due)
-	}
-	s.keys("?")
-	s.waitForWrapped("Rows: ● yours to act on · ✓ marked · ⋯ decided, in its undo window · ↷ decided in the decisions file · ! due soon")
 }

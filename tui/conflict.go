@@ -269,7 +269,7 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quick(quickKindOf(msg, k), []string{v.id})
 	case key.Matches(msg, k.KeepA, k.KeepB) && v.loaded && v.detail.Conflict.Status == model.StatusPendingVote &&
 		ballotRefusal(m.me, m.agents, v.detail) != "" && m.canDecide() == "":
-		return m.say("Not yours to do: " + ballotRefusal(m.me, m.agents, v.detail) + ".")
+		return m.say(kindNames[quickKindOf(msg, k)] + " on " + v.id + ": " + ballotRefusal(m.me, m.agents, v.detail) + ".")
 	case key.Matches(msg, k.KeepA, k.KeepB, k.Dismiss):
 		if why := m.notYours(); why != "" {
 			return m.say(why)

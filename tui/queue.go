@@ -44,6 +44,8 @@ type queue struct {
 	viewer   string
 	// idWidth is the widest id the table shows, so no id is cut.
 	idWidth int
+	// oneAuthor: every row's two units have one and the same author.
+	oneAuthor bool
 	// lines caches rendered rows; prepare fills it in Update so View
 	// only joins strings.
 	lines map[lineKey]string
@@ -58,6 +60,8 @@ type lineKey struct {
 	votes, width   int
 	flag           rune
 	idWidth        int
+	// oneAuthor: every row's units have one author, so no AGENTS column.
+	oneAuthor bool
 	// due is the route's time left as shown, and whether it is urgent.
 	due    string
 	urgent bool
@@ -112,8 +116,10 @@ func (q *queue) setRows(rows []model.ConflictSummary, limit int) {
 	q.rows, q.loaded, q.more = rows, true, len(rows) >= limit
 	q.cursor = 0
 	q.idWidth = 0
+	q.oneAuthor = len(rows) > 0
 	for _, r := range rows {
 		q.idWidth = max(q.idWidth, ansi.StringWidth(lineOf(r.ID)))
+		q.oneAuthor = q.oneAuthor && r.AgentA == rows[0].AgentA && r.AgentB == rows[0].AgentA
 	}
 	switch {
 	case !q.opened:
@@ -429,7 +435,7 @@ func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) b
 		q.lines = make(map[lineKey]string, 256)
 	}
 	q.countsText = q.countsLine(st, len(marks), w)
-	cols := queueColumns(w, q.idWidth)
+	cols := queueColumns(w, q.idWidth, q.oneAuthor)
 	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
 		k := q.key(st, marks, pending, i, w, now)
 		if _, ok := q.lines[k]; !ok {
@@ -458,7 +464,7 @@ func (q queue) flag(marks map[string]bool, pending func(string) bool, i int) run
 func (q queue) key(st Styles, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) lineKey {
 	r := q.rows[i]
 	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w,
-		flag: q.flag(marks, pending, i), idWidth: q.idWidth}
+		flag: q.flag(marks, pending, i), idWidth: q.idWidth, oneAuthor: q.oneAuthor}
 	if r.Tally != nil {
 		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
 	}
@@ -507,7 +513,7 @@ func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func
 		b.WriteString(q.emptyView(st, k))
 		return b.String()
 	}
-	cols := queueColumns(w, q.idWidth)
+	cols := queueColumns(w, q.idWidth, q.oneAuthor)
 	b.WriteString(st.Label.Render(cols.header()))
 	b.WriteByte('\n')
 	h--

@@ -19,7 +19,10 @@ type columns struct{ id, typ, status, age, agents, tally, owner, due, desc int }
 // queueColumns lays the table out for width w and ids up to idWidth
 // cells: an id, the one column a person types back into the command
 // line, is never cut.
-func queueColumns(w, idWidth int) columns {
+// queueColumns are the columns at width w; oneAuthor leaves AGENTS out,
+// every row having the same author on both sides (another program's
+// memories, all written by its server).
+func queueColumns(w, idWidth int, oneAuthor bool) columns {
 	c := columns{id: max(16, idWidth+3), typ: 13, status: 13, age: 5, agents: 30, tally: 6, owner: 13, due: 9}
 	if w < 130 {
 		c.agents = 24
@@ -29,6 +32,9 @@ func queueColumns(w, idWidth int) columns {
 	}
 	if w < 90 {
 		c.agents, c.status, c.owner = 0, 9, 9
+	}
+	if oneAuthor {
+		c.agents = 0
 	}
 	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-c.owner-c.due-2)
 	return c

@@ -192,7 +192,7 @@ func (m *Model) plansArrived(msg plansMsg) tea.Cmd {
 	if p.accepting {
 		return m.acceptQuick()
 	}
-	if refused := refusedAll(p.plans); refused != "" && strings.TrimSpace(p.input.Value()) == "" {
+	if refused := refusedAll(p.kind, p.plans); refused != "" && strings.TrimSpace(p.input.Value()) == "" {
 		// Nothing to ask a rationale for: say why, and close the prompt.
 		m.prompt = nil
 		return m.say(refused)

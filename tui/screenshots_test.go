@@ -81,4 +81,27 @@ func TestScreenshots(t *testing.T) {
 	v.keys("ctrl+s")
 	v.waitFor("Cast this vote?")
 	write("vote", "arbiter — a vote", v)
+
+	l := start(t, svc, "lead-priya", w, h)
+	l.waitFor("▸ conflict-", "lead-priya")
+	l.keys("j")
+	l.waitFor("▸ conflict-014")
+	l.keys("A")
+	l.waitFor("Ballot for A")
+	l.typeText("Thirty days: month-end close lands on day 6.")
+	l.waitFor("day 6.")
+	write("ballot", "arbiter — a ballot from the queue: keep A, and why", l)
+
+	y := start(t, svc, demo.Operator, w, h)
+	openByFilter(y, "conflict-012")
+	y.waitFor("A mem-039")
+	y.press(y.k.Synthesize)
+	y.waitFor("Decide conflict-012", "1 alternative to settle")
+	write("synthesize", "arbiter — synthesize: the suggestion loaded, alt+a / alt+b settle what is disputed", y)
+
+	st := start(t, svc, demo.Operator, w, h)
+	st.waitFor("▸ conflict-008", "authority 10")
+	st.press(st.k.Stats)
+	st.waitFor("Open conflicts:", "Time to decision")
+	write("stats", "arbiter — the field's figures", st)
 }

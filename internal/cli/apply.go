@@ -71,7 +71,9 @@ type appliedJSON struct {
 
 func (a *app) apply(ctx context.Context, svc *review.Service, file string, ds decisions.File, asJSON bool) error {
 	var lines []appliedJSON
+	p := newProgress(a.stderr, "apply", "decisions", int64(len(ds.Messages)))
 	sum, err := interop.ApplyDecisions(ctx, svc, ds, func(o interop.Outcome) {
+		p.add(1)
 		j := appliedJSON{Line: o.Line, MessageID: o.Envelope.ID, ConflictID: o.Request.ConflictID,
 			AgentID: o.Envelope.AgentID, Status: o.Status()}
 		if c := appliedConflict(o.Result); c != nil {
@@ -87,6 +89,7 @@ func (a *app) apply(ctx context.Context, svc *review.Service, file string, ds de
 			printApplied(a.stdout, j)
 		}
 	})
+	p.finish()
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"time"
 
@@ -57,7 +58,7 @@ read back from DST, which is the same on both sides (it fails if not).
 		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			start := time.Now()
-			got, created, err := copyField(ctx, from, to)
+			got, created, err := copyField(ctx, from, to, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -86,7 +87,7 @@ read back from DST, which is the same on both sides (it fails if not).
 
 // copyField copies the field from into to, creating to when it does not
 // exist (and removing the field it created if the copy fails).
-func copyField(ctx context.Context, from, to string) (store.Summary, bool, error) {
+func copyField(ctx context.Context, from, to string, report io.Writer) (store.Summary, bool, error) {
 	src, err := field.Open(ctx, from, store.Options{ReadOnly: true})
 	if errors.Is(err, fs.ErrNotExist) {
 		return store.Summary{}, false, fmt.Errorf("--from %s: no such field to copy", field.Redact(from))
@@ -95,6 +96,10 @@ func copyField(ctx context.Context, from, to string) (store.Summary, bool, error
 		return store.Summary{}, false, fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
+	var total int64 // for the progress report: an estimate
+	if err := src.Read(ctx, func(tx store.Tx) (err error) { total, err = store.CopySize(tx); return err }); err != nil {
+		return store.Summary{}, false, fmt.Errorf("--from: %w", err)
+	}
 	made, err := field.Create(ctx, to, model.DefaultPolicy())
 	var dst store.Field = made
 	if errors.Is(err, fs.ErrExist) {
@@ -105,7 +110,9 @@ func copyField(ctx context.Context, from, to string) (store.Summary, bool, error
 		return store.Summary{}, false, fmt.Errorf("--to: %w", err)
 	}
 	created := made != nil
-	got, err := store.Copy(ctx, src, dst)
+	p := newProgress(report, "copy", "rows", total)
+	got, err := store.CopyCounting(ctx, src, dst, p.add)
+	p.finish()
 	if err != nil && created {
 		made.Remove(ctx)
 	} else {

@@ -67,7 +67,9 @@ docs/akashik-interop.md describes both.`,
 				if decisions {
 					return a.exportDecisions(ctx, st, out)
 				}
-				rep, err := interop.ExportAkashik(ctx, st, args[0])
+				p := newProgress(a.stderr, "export", "decisions", 0)
+				rep, err := interop.ExportAkashikCounting(ctx, st, args[0], p.set)
+				p.finish()
 				if err != nil {
 					return err
 				}

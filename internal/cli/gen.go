@@ -48,8 +48,16 @@ on the result as the operator ` + fieldgen.Operator + `.`,
 				return err
 			}
 			opt.Progress = a.stderr
+			var p *progressReport
+			if isTerminal(a.stderr) {
+				// A bar redrawn in place instead of a line a second.
+				p = newProgress(a.stderr, "gen", "units", int64(opt.Units))
+				var done int64
+				opt.Progress, opt.UnitsDone = nil, func(n int64) { p.add(n - done); done = n }
+			}
 			start := time.Now()
 			c, err := fieldgen.Build(cmd.Context(), cfg.DB, opt)
+			p.finish()
 			if err != nil {
 				return err
 			}

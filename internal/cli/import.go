@@ -59,7 +59,9 @@ exit 1, naming the line. docs/akashik-interop.md has the whole mapping.`,
 			}
 			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
 				a.sweepFirst(ctx, review.New(st))
-				rep, err := interop.ImportAkashik(ctx, st, log, time.Now())
+				p := newProgress(a.stderr, "import", "entries", 0)
+				rep, err := interop.ImportAkashikCounting(ctx, st, log, time.Now(), p.set)
+				p.finish()
 				if err != nil {
 					return importFailed(err)
 				}

@@ -41,7 +41,7 @@ func TestListShowAndMergeWorkOnAnMCPMemoryServiceDatabase(t *testing.T) {
 
 	out := ok(t, "--db", db, "list")
 	if !strings.Contains(out, "escalated 2") || !strings.Contains(out, "resolved 1") || strings.Index(out, p99) > strings.Index(out, rate) ||
-		!strings.Contains(out, "similarity 0.9712, divergence 0.3133") {
+		!strings.Contains(out, "“The checkout p99 latency is 90 ms in production.” vs “The") {
 		t.Fatalf("list:\n%s", out)
 	}
 	var rows []model.ConflictSummary
@@ -158,7 +158,13 @@ func TestTheScreenDecidesOnAnMCPMemoryServiceDatabase(t *testing.T) {
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 	s := newTmux(t, 200, 45, env, "--db", db, "--as", "maya")
 	p99 := pairID(p99Old, p99New)
-	s.waitFor("▸ "+p99, "escalated 2", pairID(rateOld, rateNew))
+	scr := s.waitFor("▸ "+p99, "escalated 2", pairID(rateOld, rateNew))
+	// The queue says what is disputed, and has no AGENTS column: their
+	// server wrote every memory.
+	if !strings.Contains(scr, "“The checkout p99 latency is 90 ms in production.” vs “The checkout p99") ||
+		strings.Contains(scr, "AGENTS") || strings.Contains(scr, "mcp-memory-service vs") {
+		t.Errorf("the queue should show the start of each memory's text and no AGENTS column:\n%s", scr)
+	}
 	s.send("Enter")
 	s.waitFor("A "+min(p99Old, p99New)[:12], "B "+max(p99Old, p99New)[:12], "tags: perf", "similarity 0.9712")
 	s.send("d")

@@ -45,7 +45,7 @@ func TestQueueIsExactlyTheirListersPairsOldestFirst(t *testing.T) {
 	if rows[0].ID != idOf(s.p99Old, s.p99New) || rows[1].ID != idOf(s.rateOld, s.rateNew) {
 		t.Errorf("not oldest first: %v", got)
 	}
-	if r := rows[0]; r.Description != "similarity 0.9712, divergence 0.3133" || r.UnitA != unitID(min(s.p99Old, s.p99New)) {
+	if r := rows[0]; r.Description != "“The checkout p99 latency is 90 ms in production.” vs “The checkout p99 latency is **40 ms** in the la…” · similarity 0.9712, divergence 0.3133" || r.UnitA != unitID(min(s.p99Old, s.p99New)) {
 		t.Errorf("row: %+v", r)
 	}
 	counts, err := d.Counts(ctx)
@@ -295,7 +295,7 @@ func TestDismissRemovesThePairsEdgesAndTagAndRecordsWhy(t *testing.T) {
 	s.db.SQL(`INSERT INTO memory_content_fts(memory_content_fts) VALUES('integrity-check')`)
 	dt, err := d.Detail(ctx, id)
 	if err != nil || dt.Conflict.Status != model.StatusResolved || dt.Conflict.Resolution.Strategy != model.Dismiss ||
-		dt.Conflict.Description != "similarity 0.955, divergence 0.2" || dt.A.Unit.Status != model.UnitActive {
+		!strings.HasSuffix(dt.Conflict.Description, "” · similarity 0.955, divergence 0.2") || dt.A.Unit.Status != model.UnitActive {
 		t.Fatalf("detail after: %+v %v", dt.Conflict, err)
 	}
 	if c, _ := d.Counts(ctx); c[model.StatusResolved] != 2 || c[model.StatusEscalated] != 1 {

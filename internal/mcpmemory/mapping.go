@@ -146,6 +146,20 @@ func similarityLine(sim float64, metadata string) string {
 	return line
 }
 
+// disputed says what a pair disputes, as a queue's line can: the start
+// of each memory's text, each on one line.
+func disputed(a, b string) string { return "“" + start(a) + "” vs “" + start(b) + "”" }
+
+// start is the first words of text, on one line: at most 48 characters,
+// "…" when cut.
+func start(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if r := []rune(s); len(r) > 48 {
+		return strings.TrimRight(string(r[:47]), " ") + "…"
+	}
+	return s
+}
+
 // edgeRelation is a memory_graph edge as a relation.
 func edgeRelation(e edge) model.Relation {
 	r := model.Relation{Type: model.RelationType(e.rel), TargetID: unitID(e.other)}
@@ -189,10 +203,10 @@ func (f found) toConflict() model.Conflict {
 		Version:    versionOpen,
 	}
 	if f.dismissed != "" {
-		c.Description = similarityLine(parseFloat(lookup(f.dismissed, "similarity")), f.dismissed)
+		c.Description = disputed(f.a.content, f.b.content) + " · " + similarityLine(parseFloat(lookup(f.dismissed, "similarity")), f.dismissed)
 		c.DetectedAt = lookupTime(f.dismissed, "detected_at")
 	} else {
-		c.Description = similarityLine(f.p.similarity, f.p.metadata.String)
+		c.Description = disputed(f.a.content, f.b.content) + " · " + similarityLine(f.p.similarity, f.p.metadata.String)
 		c.DetectedAt = unixTime(f.p.created)
 	}
 	c.Escalation = &model.Escalation{By: Server, Epoch: c.Epoch, At: c.DetectedAt,

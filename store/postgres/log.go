@@ -246,3 +246,10 @@ func (t *Tx) MessageApplied(conflictID, messageID string) (bool, error) {
 		AND payload->>'message_id' = $2)`, conflictID, messageID).Scan(&found)
 	return found, err
 }
+
+// NotificationCount is how many notifications the field holds.
+func (t *Tx) NotificationCount() (int64, error) {
+	var n int64
+	err := t.row(`SELECT count(*) FROM notifications`).Scan(&n)
+	return n, err
+}

@@ -190,3 +190,10 @@ func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 
 const votedOnSQL = `SELECT c.id FROM conflicts c WHERE c.status = 'pending_vote'
 	AND EXISTS (SELECT 1 FROM votes v WHERE v.conflict_id = c.id AND v.voter_id = ?)`
+
+// NotificationCount is how many notifications the field holds.
+func (t *Tx) NotificationCount() (int64, error) {
+	var n int64
+	err := t.row(`SELECT count(*) FROM notifications`).Scan(&n)
+	return n, err
+}

@@ -37,6 +37,9 @@ func testInbox(t *testing.T, e Engine) {
 		t.Fatalf("notification ids %v, want them growing", ids)
 	}
 	read(t, st, func(tx store.Tx) error {
+		if n, err := tx.NotificationCount(); err != nil || n != 4 {
+			t.Fatalf("NotificationCount = %d (%v), want 4", n, err)
+		}
 		all, err := tx.Inbox("a1", 0, 0)
 		if err != nil {
 			return err
