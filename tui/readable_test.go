@@ -112,6 +112,30 @@ func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) 
 	}
 }
 
+// The same, on the queue alone: the form's decision already gone from the
+// rows read again, the cursor on their first, leaving the form keeps it
+// there (it used to step on to the second).
+func TestSkipToStaysOnTheFirstRowStillWaitingAfterAReload(t *testing.T) {
+	q := newQueue()
+	for _, id := range []string{"conflict-011", "conflict-012", "conflict-009"} {
+		q.rows = append(q.rows, model.ConflictSummary{Conflict: model.Conflict{ID: id}})
+	}
+	q.turn = map[string]model.Turn{"conflict-011": model.TurnDecide, "conflict-012": model.TurnDecide, "conflict-009": model.TurnDecide}
+	q.skipTo(10, func(string) bool { return false }, "conflict-008")
+	if s, _ := q.selected(); s.ID != "conflict-011" {
+		t.Errorf("the cursor is on %s, want conflict-011", s.ID)
+	}
+	// Before the reload, the decided row is still there: the cursor
+	// steps past it.
+	q.rows = append([]model.ConflictSummary{{Conflict: model.Conflict{ID: "conflict-008"}}}, q.rows...)
+	q.turn["conflict-008"] = model.TurnDecide
+	q.cursor = 0
+	q.skipTo(10, func(string) bool { return false }, "conflict-008")
+	if s, _ := q.selected(); s.ID != "conflict-011" {
+		t.Errorf("the cursor is on %s, want conflict-011", s.ID)
+	}
+}
+
 // The help explains the queue's row marks, and a row due soon carries a
 // sign that needs no colour.
 func TestTheHelpExplainsTheRowMarksAndDueSoonNeedsNoColour(t *testing.T) {
