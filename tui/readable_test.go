@@ -72,8 +72,10 @@ func TestTheHistoryPanesShowTheirLastEntryWhole(t *testing.T) {
 	s.waitFor("A mem-023")
 	s.keys("h")
 	f := s.waitFor("Notifications")
-	if n := strings.Count(f, "with a synthesis.  "); n != 3 {
-		t.Errorf("the notifications pane shows %d of its 3 escalation notices whole:\n%s", n, f)
+	// Four escalation notices: both authors, the owner and the agent that
+	// escalated it (docs/escalations.md).
+	if n := strings.Count(f, "with a synthesis.  "); n != 4 {
+		t.Errorf("the notifications pane shows %d of its 4 escalation notices whole:\n%s", n, f)
 	}
 }
 
