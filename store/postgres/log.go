@@ -119,6 +119,11 @@ func (t *Tx) eachNotification(where string, args []any, fn func(model.Notificati
 	if err != nil {
 		return err
 	}
+	return scanNotifications(rows, fn)
+}
+
+// scanNotifications gives fn each notification of rows, and closes them.
+func scanNotifications(rows pgx.Rows, fn func(model.Notification) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		var n model.Notification
@@ -150,20 +155,36 @@ func (t *Tx) notifications(where string, args ...any) ([]model.Notification, err
 // Writes commit in parallel and take ids as they go, so a notification
 // with a smaller id may commit after one with a larger. The outbox is
 // read in the order of (writing transaction, id), and only below the
-// oldest write of the field still running (tail_horizon in the schema):
-// nothing can appear there any more,
-// so what was read once stays where it was, and the next read after it
-// misses nothing. since names a notification of the agent's (its place
-// in that order); 0, or a number that is none of the agent's, reads from
-// the first notification numbered above it.
+// oldest write of the field still running (inbox_page and the horizons
+// in the schema): nothing can appear there any more, so what was read
+// once stays where it was, and the next read after it misses nothing.
+// since names a notification of the agent's (its place in that order);
+// 0, or a number that is none of the agent's, reads from the first
+// notification numbered above it.
+//
+// Read first in its transaction, the page is read before the
+// transaction's snapshot, at READ COMMITTED, where it sees every commit
+// up to then, the reader's own among them; read after something else, in
+// the transaction's snapshot, it may stop short of a write that ended
+// while that snapshot was taken (the next read takes it).
 func (t *Tx) Inbox(agentID string, since int64, limit int) ([]model.Notification, error) {
-	where := `WHERE agent_id = $1 AND xid < (SELECT tail_horizon())
-		AND coalesce((xid, id) > ((SELECT xid FROM notifications WHERE agent_id = $1 AND id = $2), $2), id > $2)
-		ORDER BY xid, id`
-	if limit <= 0 {
-		return t.notifications(where, agentID, since)
+	sql := `SELECT ` + notificationCols + ` FROM inbox_page($1, $2, $3) notifications`
+	var rows pgx.Rows
+	var err error
+	if t.begun || t.write {
+		rows, err = t.query(sql, agentID, since, limit)
+	} else {
+		rows, err = t.queryAhead(sql, agentID, since, limit)
 	}
-	return t.notifications(where+` LIMIT $3`, agentID, since, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := []model.Notification{}
+	err = scanNotifications(rows, func(n model.Notification) error {
+		out = append(out, n)
+		return nil
+	})
+	return out, err
 }
 
 // NotificationsOfConflict lists the notifications sent about a conflict.

@@ -26,9 +26,7 @@ import (
 // from all committed ticks could stay the same across the older one's
 // commit. Below that horizon nothing more can appear, so the number grows
 // with every commit once the writes before it have ended, and never
-// misses one. (It may step back for a moment, when a transaction that
-// was running as the snapshot was taken ends while the horizon is
-// reckoned: a reader then reads once more for nothing.) A write of the
+// misses one. A write of the
 // field left open holds the number back (not over
 // idle_in_transaction_session_timeout, 60 s, for arbiter's own).
 
@@ -62,7 +60,10 @@ func (s *Store) Changed(ctx context.Context) (int64, error) {
 	return e, nil
 }
 
-const changedSQL = `SELECT coalesce(max(xid)::text::bigint, 0) FROM ticks WHERE xid < (SELECT tail_horizon())`
+// changedSQL reads the change number in a snapshot taken after its
+// horizon (change_number in the schema), so that it moves with every
+// commit made before it was asked, the asker's own among them.
+const changedSQL = `SELECT change_number()`
 
 // WaitChange returns the field's change number once it differs from since: at
 // once if it already does, else when another commit's notification

@@ -282,6 +282,30 @@ func (t *Tx) query(sql string, args ...any) (pgx.Rows, error) {
 	return batchRows{Rows: rows, br: br}, nil
 }
 
+// queryAhead runs sql before the transaction begins, and so before its
+// snapshot: on its own, at the server's READ COMMITTED (behind a pooler
+// with the field's settings, in an implicit transaction of its own).
+// Nothing may have been sent yet.
+func (t *Tx) queryAhead(sql string, args ...any) (pgx.Rows, error) {
+	if !t.s.pooled {
+		return t.conn.Query(t.ctx, sql, args...)
+	}
+	b := &pgx.Batch{}
+	b.Queue(setLocalSQL, t.s.local...)
+	b.Queue(sql, args...)
+	br := t.conn.SendBatch(t.ctx, b)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return batchRows{Rows: rows, br: br}, nil
+}
+
 func (t *Tx) row(sql string, args ...any) pgx.Row {
 	rows, err := t.query(sql, args...)
 	if err != nil {
