@@ -32,7 +32,7 @@ func (s *scroller) SetContent(text string, wrap bool) {
 	case !wrap:
 		s.lines = strings.Split(text, "\n")
 	case len(text) <= maxWordWrap:
-		s.lines = strings.Split(ansi.Wrap(text, max(1, s.w), " "), "\n")
+		s.lines = strings.Split(wordWrap(text, max(1, s.w)), "\n")
 	default:
 		s.lines = hardWrap(text, max(1, s.w))
 	}
