@@ -182,6 +182,9 @@ func (j *joiner) bringEvents(forkID, id string, after int64) error {
 		if e.UnitID, err = j.mapUnit(e.UnitID); err != nil {
 			return err
 		}
+		if e.Payload, err = j.remapPayload(e.Payload); err != nil {
+			return err
+		}
 		if _, err := j.tx.EventAppend(e); err != nil {
 			return err
 		}

@@ -63,6 +63,16 @@ func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 	if !slices.Equal(ops, []string{"DETECT", "MERGE", "VOTE", "JOIN"}) {
 		t.Fatalf("history %v", ops)
 	}
+	// The brought events name the units and the conflict by their ids
+	// here: the fork's ids are others' here.
+	for _, e := range d.Events[:3] {
+		if theirs != unitHere && contains(string(e.Payload), `"`+theirs+`"`) || contains(string(e.Payload), `"`+forkConflict+`"`) {
+			t.Fatalf("the brought %s names the fork's ids (%s, %s): %s", e.Operation, theirs, forkConflict, e.Payload)
+		}
+	}
+	if vote := d.Events[2]; !contains(string(vote.Payload), `"`+unitHere+`"`) {
+		t.Fatalf("the brought VOTE does not name %s: %s", unitHere, vote.Payload)
+	}
 	// The fork's notifications are not sent again; the join tells the
 	// authors once.
 	var told []model.Notification
