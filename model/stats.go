@@ -8,8 +8,10 @@ type StatsQuery struct {
 	Since time.Time
 	Now   time.Time
 	// Voters are the agents the policy lets vote, whose ballots cast and
-	// missed are counted.
-	Voters []string
+	// missed are counted; with Recusal, a voter who wrote one of a vote's
+	// units could not vote on it, and did not miss it.
+	Voters  []string
+	Recusal bool
 }
 
 // Stats are a field's figures, aggregated by the engine.
@@ -34,8 +36,9 @@ type Stats struct {
 	// Owners are each owner's open escalations and how many of them are
 	// overdue ("" is any human operator).
 	Owners []OwnerLoad `json:"owners"`
-	// Voters are each voter's ballots cast since Since and the votes
-	// opened since Since they cast none on.
+	// Voters are each voter's ballots cast since Since, and the votes
+	// opened since Since and closed that they could cast one on (not
+	// recused) and did not.
 	Voters []VoterTally `json:"voters"`
 	// Fallbacks count what deadlines executed since Since, by strategy
 	// ("rework" for a conflict sent back).
@@ -125,8 +128,8 @@ func StatsOf(q StatsQuery, rows []StatsRow) Stats {
 		}
 		return days[d]
 	}
-	cast, votedOn := map[string]int{}, map[string]int{}
-	opened := 0
+	cast, votedOn, authored := map[string]int{}, map[string]int{}, map[string]int{}
+	closed := 0
 	for _, r := range rows {
 		switch r.Kind {
 		case "open":
@@ -146,8 +149,10 @@ func StatsOf(q StatsQuery, rows []StatsRow) Stats {
 			s.Owners = append(s.Owners, OwnerLoad{Owner: r.K1, Open: int(r.A), Overdue: int(r.B)})
 		case "fallback":
 			s.Fallbacks = append(s.Fallbacks, FallbackCount{Strategy: r.K1, Count: int(r.A)})
-		case "votes_opened":
-			opened = int(r.A)
+		case "votes_closed":
+			closed = int(r.A)
+		case "authored":
+			authored[r.K1] = int(r.A)
 		case "cast":
 			cast[r.K1] = int(r.A)
 		case "voted_on":
@@ -155,7 +160,11 @@ func StatsOf(q StatsQuery, rows []StatsRow) Stats {
 		}
 	}
 	for _, v := range q.Voters {
-		s.Voters = append(s.Voters, VoterTally{Voter: v, Cast: cast[v], Missed: max(0, opened-votedOn[v])})
+		could := closed
+		if q.Recusal {
+			could -= authored[v]
+		}
+		s.Voters = append(s.Voters, VoterTally{Voter: v, Cast: cast[v], Missed: max(0, could-votedOn[v])})
 	}
 	// Every day from Since to Now, those with nothing too.
 	if !q.Since.IsZero() {

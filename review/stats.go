@@ -29,7 +29,7 @@ func (s *Service) Stats(ctx context.Context, since time.Time) (model.Stats, erro
 		if err != nil {
 			return err
 		}
-		q := model.StatsQuery{Since: since, Now: now}
+		q := model.StatsQuery{Since: since, Now: now, Recusal: p.Recusal}
 		for _, a := range agents {
 			if p.MayVote(a) {
 				q.Voters = append(q.Voters, a.ID)

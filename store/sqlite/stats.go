@@ -94,10 +94,16 @@ FROM c WHERE status = 'resolved' AND resolved_by = 'fallback' AND resolved_at >=
 UNION ALL
 SELECT 'fallback', 'rework', '', count(*), 0, 0, 0, 0 FROM c WHERE rework_by = 'fallback' AND rework_at >= ?1 HAVING count(*) > 0
 UNION ALL
-SELECT 'votes_opened', '', '', count(*), 0, 0, 0, 0 FROM c WHERE vote_opened_at >= ?1
+SELECT 'votes_closed', '', '', count(*), 0, 0, 0, 0 FROM c WHERE vote_opened_at >= ?1 AND status <> 'pending_vote'
 UNION ALL
 SELECT 'cast', voter_id, '', count(*), 0, 0, 0, 0 FROM votes WHERE cast_at >= ?1 GROUP BY voter_id
 UNION ALL
 SELECT 'voted_on', voter_id, '', count(*), 0, 0, 0, 0 FROM votes
-WHERE conflict_id IN (SELECT id FROM c WHERE vote_opened_at >= ?1) GROUP BY voter_id
+WHERE conflict_id IN (SELECT id FROM c WHERE vote_opened_at >= ?1 AND status <> 'pending_vote') GROUP BY voter_id
+UNION ALL
+SELECT 'authored', agent, '', count(*), 0, 0, 0, 0 FROM (
+	SELECT id, agent_a AS agent FROM c WHERE vote_opened_at >= ?1 AND status <> 'pending_vote'
+	UNION
+	SELECT id, agent_b FROM c WHERE vote_opened_at >= ?1 AND status <> 'pending_vote'
+) GROUP BY agent
 `

@@ -71,6 +71,7 @@ func Run(t *testing.T, e Engine) {
 		{"KeysAndTokens", testKeysAndTokens},
 		{"UnitSearchFindsWordsOfTheText", testUnitSearch},
 		{"StatsAggregateEveryFigure", testStats},
+		{"StatsCountVotesMissedNotRecusedOrOpen", testStatsMissedVotes},
 		{"FieldLinksKeepIdentityAndForks", testFieldLinks},
 		{"ProvenanceFindsBothWays", testProvenance},
 		{"ForkLinksDeleteAndProvenanceEach", testForksDeleteAndEach},
