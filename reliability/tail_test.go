@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -92,7 +93,8 @@ func TestTailingReadersSeeEveryCommitOnceInOneOrder(t *testing.T) {
 	}
 	whole, _ := pageOfLog(t, connect(t, path), "0", 0, 0)
 	if !slices.Equal(log, whole) {
-		t.Errorf("the log tailed: %d events %v\nread whole at the end: %d %v", len(log), head(log), len(whole), head(whole))
+		t.Errorf("the log tailed: %d events %v\nread whole at the end: %d %v\nfirst difference: %s",
+			len(log), head(log), len(whole), head(whole), firstDifference(log, whole))
 	}
 	last, err := final.Changed(context.Background())
 	if err != nil {
@@ -122,8 +124,7 @@ func openReader(t *testing.T, path string) store.Field {
 // a page at a time, until ctx ends, and one last time after.
 func tailOutbox(t *testing.T, ctx context.Context, st store.Field, agent string, seen *[]int64) {
 	var since int64
-	for done := false; !done; {
-		done = ctx.Err() != nil
+	for empty := 0; empty < drained; {
 		var page []int64
 		err := st.Read(context.Background(), func(tx store.Tx) error {
 			ns, err := tx.Inbox(agent, since, 25)
@@ -139,28 +140,39 @@ func tailOutbox(t *testing.T, ctx context.Context, st store.Field, agent string,
 		*seen = append(*seen, page...)
 		if len(page) > 0 {
 			since = page[len(page)-1]
-			done = false // more may wait
-		} else if !done {
-			time.Sleep(5 * time.Millisecond)
+			empty = 0
+			continue
 		}
+		if ctx.Err() != nil {
+			empty++
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// drained is how many empty pages in a row, once the writers are done,
+// end a tail: the horizon counts a transaction that ends as it is
+// reckoned, any transaction on the server, as one that may have written
+// the field, so one empty page may only mean a moment's wait.
+const drained = 5
 
 // tailLog follows the log as a program of the team's would
 // (docs/field-format.md, "Reading the log as it grows").
 func tailLog(t *testing.T, ctx context.Context, path string, log *[]int64) {
 	c := connect(t, path)
 	xid, id := "0", int64(0)
-	for done := false; !done; {
-		done = ctx.Err() != nil
+	for empty := 0; empty < drained; {
 		page, lastXID := pageOfLog(t, c, xid, id, 100)
 		*log = append(*log, page...)
 		if len(page) > 0 {
 			xid, id = lastXID, page[len(page)-1]
-			done = false
-		} else if !done {
-			time.Sleep(5 * time.Millisecond)
+			empty = 0
+			continue
 		}
+		if ctx.Err() != nil {
+			empty++
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -243,3 +255,13 @@ func followChanges(t *testing.T, ctx context.Context, st store.Field, changes *[
 func head(ids []int64) []int64 { return ids[:min(len(ids), 12)] }
 
 func tailOf(ids []int64) []int64 { return ids[max(0, len(ids)-3):] }
+
+// firstDifference says where two sequences part.
+func firstDifference(a, b []int64) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("at %d: %v against %v", i, a[i:min(len(a), i+5)], b[i:min(len(b), i+5)])
+		}
+	}
+	return fmt.Sprintf("one ends at %d", min(len(a), len(b)))
+}

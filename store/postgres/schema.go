@@ -664,15 +664,19 @@ CREATE FUNCTION begin_write() RETURNS void LANGUAGE sql VOLATILE SET search_path
 -- tail_horizon is the transaction id below which no write of the field
 -- can commit any more, as the caller's snapshot sees the field: the
 -- smallest of the transactions running at the snapshot that write the
--- field (they hold begin_write's lock), or may have (they ended since,
--- and the snapshot cannot tell); else the snapshot's xmax. A transaction
--- of another field, database or program does not hold it back.
+-- field (their session holds begin_write's lock), or may have (they ended
+-- since, and the snapshot cannot tell; or no session shows them); else
+-- the snapshot's xmax. A transaction of another field, database or
+-- program does not hold it back. A transaction is matched to its session
+-- by pg_stat_activity.backend_xid (set as its id is given, before the
+-- lock on the id is taken), and the session to the lock by pid.
 CREATE FUNCTION tail_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
 DECLARE
 	snap pg_snapshot := pg_current_snapshot();
 	h xid8 := pg_snapshot_xmax(snap);
 	running xid8[];
 	writers bigint[];
+	known bigint[];
 	x xid8;
 BEGIN
 	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
@@ -685,13 +689,17 @@ BEGIN
 	IF running IS NULL THEN
 		RETURN h;
 	END IF;
-	SELECT array_agg(t.transactionid::text::bigint) INTO writers
-		FROM pg_locks a JOIN pg_locks t ON t.virtualtransaction = a.virtualtransaction AND t.locktype = 'transactionid'
-		WHERE a.locktype = 'advisory' AND a.granted AND a.objsubid = 2
-			AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND a.classid = 1634886249::oid AND a.objid = hashtext(current_schema())::oid;
+	SELECT array_agg(a.backend_xid::text::bigint),
+		array_agg(a.backend_xid::text::bigint) FILTER (WHERE a.pid IN (SELECT l.pid FROM pg_locks l
+			WHERE l.locktype = 'advisory' AND l.objsubid = 2
+				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+				AND l.classid = 1634886249::oid AND l.objid = hashtext(current_schema())::oid))
+		INTO known, writers
+		FROM pg_stat_activity a WHERE a.backend_xid IS NOT NULL;
 	FOREACH x IN ARRAY running LOOP
-		IF (x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}')) OR pg_xact_status(x) <> 'in progress' THEN
+		IF (x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}'))
+			OR NOT (x::text::bigint % 4294967296) = ANY (coalesce(known, '{}'))
+			OR pg_xact_status(x) <> 'in progress' THEN
 			h := least(h, x);
 		END IF;
 	END LOOP;
