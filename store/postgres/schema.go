@@ -870,19 +870,33 @@ CREATE FUNCTION tail_horizon_ahead() RETURNS xid8 LANGUAGE plpgsql VOLATILE SET 
 DECLARE
 	snap pg_snapshot := pg_current_snapshot();
 	h xid8 := pg_snapshot_xmax(snap);
+	running xid8[];
 	writers bigint[];
+	known bigint[];
 	x xid8;
 BEGIN
-	SELECT array_agg(t.transactionid::text::bigint) INTO writers
-		FROM pg_locks a JOIN pg_locks t ON t.virtualtransaction = a.virtualtransaction AND t.locktype = 'transactionid'
-		WHERE a.locktype = 'advisory' AND a.granted AND a.objsubid = 2
-			AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND a.classid = 1634886249::oid AND a.objid = hashtext(current_schema())::oid;
-	IF writers IS NULL THEN
+	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
+		IF pg_xact_status(x) = 'in progress' THEN
+			running := running || x;
+		END IF;
+	END LOOP;
+	IF running IS NULL THEN
 		RETURN h;
 	END IF;
-	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
-		IF (x::text::bigint % 4294967296) = ANY (writers) THEN
+	SELECT array_agg(a.backend_xid::text::bigint),
+		array_agg(a.backend_xid::text::bigint) FILTER (WHERE a.pid IN (SELECT l.pid FROM pg_locks l
+			WHERE l.locktype = 'advisory' AND l.objsubid = 2
+				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+				AND l.classid = 1634886249::oid AND l.objid = hashtext(current_schema())::oid))
+		INTO known, writers
+		FROM pg_stat_activity a WHERE a.backend_xid IS NOT NULL;
+	-- A transaction that has ended by now is seen by a later snapshot,
+	-- whatever it wrote; one still running holds the horizon back if it
+	-- writes the field, or if no session shows it (it cannot be told).
+	FOREACH x IN ARRAY running LOOP
+		IF ((x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}'))
+				OR NOT (x::text::bigint % 4294967296) = ANY (coalesce(known, '{}')))
+			AND pg_xact_status(x) = 'in progress' THEN
 			h := least(h, x);
 		END IF;
 	END LOOP;
