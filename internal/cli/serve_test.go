@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"arbiter/internal/mcpserver/mcptest"
+	"arbiter/internal/pgtest"
 	"arbiter/model"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -452,5 +453,19 @@ func TestServeDeliversNoticesToHooks(t *testing.T) {
 	ds := listDeliveries(t, db)
 	if len(ds) == 0 {
 		t.Fatal("no delivery recorded")
+	}
+}
+
+// Behind a pooler without listen_db the field cannot tell of changes:
+// serve says once that screens and agents hear of them within 2 s.
+func TestServeSaysItPollsBehindAPooler(t *testing.T) {
+	direct := pgtest.Field(t)
+	pooled := pgtest.Pooler(t, direct)
+	ok(t, "init", "--db", direct, "--demo")
+	srv := serveField(t, pooled, "--http", "127.0.0.1:0")
+	until(t, "the polling line", func() bool { return strings.Contains(srv.logText(), "within 2 s, not at once") })
+	srv.stop()
+	if srv.exitCode != 0 {
+		t.Errorf("serve exited %d:\n%s", srv.exitCode, srv.logText())
 	}
 }

@@ -160,6 +160,9 @@ func Run(ctx context.Context, svc *review.Service, opt Options) error {
 		wg.Go(func() { httpS.serve(httpL) })
 		s.logf("agents: MCP on http://%s/mcp", httpL.Addr())
 	}
+	if p := svc.Polling(); p != "" {
+		s.logf("%s; screens and agents hear of changes within 2 s, not at once (set listen_db, docs/postgres.md)", p)
+	}
 	if opt.Listening != nil {
 		opt.Listening(addrOf(sshL), addrOf(httpL))
 	}
