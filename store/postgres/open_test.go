@@ -234,12 +234,20 @@ func TestADeadlockIsRetried(t *testing.T) {
 func TestALostConnectionIsAProtocolError(t *testing.T) {
 	f := newField(t)
 	ctx := context.Background()
-	err := f.Store.Write(ctx, func(tx store.Tx) error {
+	cfg, err := pgx.ParseConfig(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := cfg.RuntimeParams["search_path"]
+	err = f.Store.Write(ctx, func(tx store.Tx) error {
 		if _, err := tx.EpochTick(); err != nil {
 			return err
 		}
-		pgtest.Exec(t, pgtest.URL(t), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-			WHERE application_name = 'arbiter' AND state = 'idle in transaction'`)
+		// Only this write's connection: the one writing this field (it holds
+		// begin_write's lock), not other tests' on the same server.
+		pgtest.Exec(t, pgtest.URL(t), `SELECT pg_terminate_backend(pid) FROM pg_locks
+			WHERE locktype = 'advisory' AND objsubid = 2 AND classid = 1634886249::oid AND objid = hashtext($1)::oid
+				AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, schema)
 		_, err := tx.EpochTick()
 		return err
 	})
