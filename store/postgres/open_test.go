@@ -204,6 +204,10 @@ func TestADeadlockIsRetried(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	attempts := make([]int, 2)
+	// Both first attempts hold their first unit before either asks for
+	// its second, however slow the machine: a deadlock every time.
+	var first sync.WaitGroup
+	first.Add(2)
 	for i, order := range [][2]string{{a.ID, b.ID}, {b.ID, a.ID}} {
 		wg.Go(func() {
 			errs[i] = f.Store.Write(ctx, func(tx store.Tx) error {
@@ -211,7 +215,10 @@ func TestADeadlockIsRetried(t *testing.T) {
 				if _, err := tx.Unit(order[0]); err != nil {
 					return err
 				}
-				time.Sleep(200 * time.Millisecond)
+				if attempts[i] == 1 {
+					first.Done()
+					first.Wait()
+				}
 				if _, err := tx.Unit(order[1]); err != nil {
 					return err
 				}
