@@ -211,18 +211,7 @@ func TestServeOverSSHWithTheRealClient(t *testing.T) {
 	lead.waitFor("arbiter")
 
 	// A vote still in its undo window when the server stops is written.
-	lead.send("/")
-	lead.typeText("conflict-016")
-	lead.waitFor("▸ conflict-016")
-	lead.send("Enter", "Enter")
-	lead.waitFor("Vote: 0 for A")
-	lead.send("v")
-	lead.waitFor("Vote on conflict-016")
-	lead.send("b", "Tab")
-	lead.typeText("Settled means the money is in the merchant's account.")
-	lead.send("C-s")
-	lead.waitFor("Cast this vote?")
-	lead.send("y")
+	voteBOn016(lead)
 	lead.waitFor("written in")
 	srv.stop()
 	if srv.exitCode != 0 {

@@ -117,18 +117,7 @@ func TestKeyboardDecisionAndVoteInARealTerminal(t *testing.T) {
 
 	lead := newTmux(t, 150, 40, env, "--db", db, "--as", "lead-priya")
 	lead.waitFor("conflict-016")
-	lead.send("/")
-	lead.typeText("conflict-016")
-	lead.waitFor("▸ conflict-016")
-	lead.send("Enter", "Enter")
-	lead.waitFor("Vote: 0 for A")
-	lead.send("v")
-	lead.waitFor("Vote on conflict-016")
-	lead.send("b", "Tab")
-	lead.typeText("Settled means the money is in the merchant's account.")
-	lead.send("C-s")
-	lead.waitFor("Cast this vote?")
-	lead.send("y")
+	voteBOn016(lead)
 	lead.waitFor("Your vote is counted.")
 	lead.send("Escape", "Escape", "q")
 
@@ -137,4 +126,22 @@ func TestKeyboardDecisionAndVoteInARealTerminal(t *testing.T) {
 		d.Ballots[0].Rationale != "Settled means the money is in the merchant's account." {
 		t.Fatalf("show --json after the keyboard vote: %+v", d.Ballots)
 	}
+}
+
+// voteBOn016 casts, on the screen s shows (lead-priya's), a ballot for B
+// on demo conflict-016 through the vote form: find it, open it, v, B,
+// the rationale, send and confirm.
+func voteBOn016(s *tmuxSession) {
+	s.send("/")
+	s.typeText("conflict-016")
+	s.waitFor("▸ conflict-016")
+	s.send("Enter", "Enter")
+	s.waitFor("Vote: 0 for A")
+	s.send("v")
+	s.waitFor("Vote on conflict-016")
+	s.send("b", "Tab")
+	s.typeText("Settled means the money is in the merchant's account.")
+	s.send("C-s")
+	s.waitFor("Cast this vote?")
+	s.send("y")
 }
