@@ -170,3 +170,28 @@ func TestHTTPACancelledRequestGetsNoResponse(t *testing.T) {
 		t.Fatalf("%d goroutines before the cancelled call, %d after:\n%s", before, now, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// The stream of a POST leaves out the response to its cancelled call
+// however the event is cut into writes, and passes everything else on
+// whole and in order.
+func TestQuietWriterDropsOnlyTheCancelledResponse(t *testing.T) {
+	one, _ := jsonrpc.MakeID(float64(1))
+	two, _ := jsonrpc.MakeID(float64(2))
+	c := &cancels{sessions: map[string]map[string]bool{"s": {idKey(one): true, idKey(two): false}}}
+	rec := httptest.NewRecorder()
+	rec.Header().Set("Content-Type", "text/event-stream")
+	w := &quietWriter{ResponseWriter: rec, c: c, session: "s", calls: []string{idKey(one), idKey(two)}}
+	progress := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n"
+	cancelled := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32800,\"message\":\"cancelled\"}}\n\n"
+	answered := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n"
+	all := progress + cancelled + answered
+	for _, cut := range []int{len(progress) + 7, len(progress) + len(cancelled) + 3, len(all) - 1} {
+		rec.Body.Reset()
+		w.Write([]byte(all[:cut]))
+		w.Write([]byte(all[cut:]))
+		w.finish()
+		if got := rec.Body.String(); got != progress+answered {
+			t.Fatalf("cut at %d, the stream holds:\n%s", cut, got)
+		}
+	}
+}
