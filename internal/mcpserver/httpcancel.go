@@ -43,13 +43,14 @@ func (c *cancels) read(r *http.Request, session string) (*http.Request, []string
 	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes {
 		return r, nil
 	}
-	var msgs []jsonrpc.Message
 	var batch []json.RawMessage
-	if json.Unmarshal(body, &batch) != nil {
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '[' || json.Unmarshal(body, &batch) != nil {
 		batch = []json.RawMessage{body}
 	}
+	msgs := make([]wire, 0, len(batch))
 	for _, raw := range batch {
-		if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+		var m wire
+		if json.Unmarshal(raw, &m) == nil {
 			msgs = append(msgs, m)
 		}
 	}
@@ -57,15 +58,13 @@ func (c *cancels) read(r *http.Request, session string) (*http.Request, []string
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, m := range msgs {
-		req, ok := m.(*jsonrpc.Request)
-		if !ok {
-			continue
-		}
+		id, err := jsonrpc.MakeID(m.ID)
 		switch {
-		case req.IsCall():
+		case m.Method == nil || err != nil:
+		case id.IsValid():
 			// The SDK refuses a call whose id is already in flight: the
 			// first keeps its entry.
-			if _, dup := c.sessions[session][idKey(req.ID)]; dup {
+			if _, dup := c.sessions[session][idKey(id)]; dup {
 				continue
 			}
 			if c.sessions == nil {
@@ -74,13 +73,13 @@ func (c *cancels) read(r *http.Request, session string) (*http.Request, []string
 			if c.sessions[session] == nil {
 				c.sessions[session] = map[string]bool{}
 			}
-			c.sessions[session][idKey(req.ID)] = false
-			calls = append(calls, idKey(req.ID))
-		case req.Method == "notifications/cancelled":
+			c.sessions[session][idKey(id)] = false
+			calls = append(calls, idKey(id))
+		case *m.Method == "notifications/cancelled":
 			var p struct {
 				RequestID any `json:"requestId"`
 			}
-			if json.Unmarshal(req.Params, &p) != nil {
+			if json.Unmarshal(m.Params, &p) != nil {
 				continue
 			}
 			id, err := jsonrpc.MakeID(p.RequestID)
@@ -125,6 +124,16 @@ func (c *cancels) anyCancelled(session string, calls []string) bool {
 		}
 	}
 	return false
+}
+
+// wire is what a JSON-RPC message says of itself: its method if it is a
+// request, its id if it is a call or a response. It is read with the
+// standard library: the SDK's own decoding takes a 64 KiB buffer a
+// message.
+type wire struct {
+	ID     any             `json:"id"`
+	Method *string         `json:"method"`
+	Params json.RawMessage `json:"params"`
 }
 
 type readCloser struct {
@@ -192,12 +201,15 @@ func (w *quietWriter) dropped(event []byte) bool {
 		if !ok {
 			continue
 		}
-		m, err := jsonrpc.DecodeMessage(bytes.TrimPrefix(data, []byte(" ")))
-		if err != nil {
+		var m wire
+		if json.Unmarshal(data, &m) != nil || m.Method != nil {
 			return false
 		}
-		resp, ok := m.(*jsonrpc.Response)
-		return ok && w.c.cancelled(w.session, idKey(resp.ID))
+		id, err := jsonrpc.MakeID(m.ID)
+		if err != nil || !id.IsValid() {
+			return false
+		}
+		return w.c.cancelled(w.session, idKey(id))
 	}
 	return false
 }
