@@ -45,6 +45,7 @@ type HTTP struct {
 	cancel  context.CancelFunc
 	handler http.Handler
 	hub     *hub
+	cancels cancels
 
 	mu       sync.Mutex
 	servers  map[string]*Server             // by agent id
@@ -134,6 +135,15 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 		h.busy(id, 1)
 		defer h.busy(id, -1)
+		if r.Method == http.MethodPost {
+			var calls []string
+			if r, calls = h.cancels.read(r, id); len(calls) > 0 {
+				defer h.cancels.forget(id, calls)
+				qw := &quietWriter{ResponseWriter: w, c: &h.cancels, session: id, calls: calls}
+				defer qw.finish()
+				w = qw
+			}
+		}
 	}
 	h.handler.ServeHTTP(w, r)
 }
