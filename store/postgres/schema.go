@@ -670,13 +670,40 @@ CREATE FUNCTION begin_write() RETURNS void LANGUAGE sql VOLATILE SET search_path
 -- program does not hold it back. A transaction is matched to its session
 -- by pg_stat_activity.backend_xid (set as its id is given, before the
 -- lock on the id is taken), and the session to the lock by pid.
+-- tail_hold lowers h to the oldest of running (transactions a snapshot
+-- showed running) that may still add rows the snapshot cannot see: one
+-- whose session writes the field, or that no session shows. One that has
+-- ended since counts as ended_holds says: a snapshot taken before it
+-- ended cannot see what it wrote; one taken after can.
+CREATE FUNCTION tail_hold(h xid8, running xid8[], ended_holds boolean) RETURNS xid8 LANGUAGE plpgsql STABLE
+	SET search_path FROM CURRENT AS $$
+DECLARE
+	writers bigint[];
+	known bigint[];
+	x xid8;
+BEGIN
+	SELECT array_agg(a.backend_xid::text::bigint),
+		array_agg(a.backend_xid::text::bigint) FILTER (WHERE a.pid IN (SELECT l.pid FROM pg_locks l
+			WHERE l.locktype = 'advisory' AND l.objsubid = 2
+				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+				AND l.classid = 1634886249::oid AND l.objid = hashtext(current_schema())::oid))
+		INTO known, writers
+		FROM pg_stat_activity a WHERE a.backend_xid IS NOT NULL;
+	FOREACH x IN ARRAY running LOOP
+		IF (CASE WHEN pg_xact_status(x) <> 'in progress' THEN ended_holds
+			ELSE (x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}'))
+				OR NOT (x::text::bigint % 4294967296) = ANY (coalesce(known, '{}')) END) THEN
+			h := least(h, x);
+		END IF;
+	END LOOP;
+	RETURN h;
+END $$;
+
 CREATE FUNCTION tail_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
 DECLARE
 	snap pg_snapshot := pg_current_snapshot();
 	h xid8 := pg_snapshot_xmax(snap);
 	running xid8[];
-	writers bigint[];
-	known bigint[];
 	x xid8;
 BEGIN
 	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
@@ -689,21 +716,7 @@ BEGIN
 	IF running IS NULL THEN
 		RETURN h;
 	END IF;
-	SELECT array_agg(a.backend_xid::text::bigint),
-		array_agg(a.backend_xid::text::bigint) FILTER (WHERE a.pid IN (SELECT l.pid FROM pg_locks l
-			WHERE l.locktype = 'advisory' AND l.objsubid = 2
-				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-				AND l.classid = 1634886249::oid AND l.objid = hashtext(current_schema())::oid))
-		INTO known, writers
-		FROM pg_stat_activity a WHERE a.backend_xid IS NOT NULL;
-	FOREACH x IN ARRAY running LOOP
-		IF (x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}'))
-			OR NOT (x::text::bigint % 4294967296) = ANY (coalesce(known, '{}'))
-			OR pg_xact_status(x) <> 'in progress' THEN
-			h := least(h, x);
-		END IF;
-	END LOOP;
-	RETURN h;
+	RETURN tail_hold(h, running, true);
 END $$;
 
 ALTER TABLE events ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
@@ -871,8 +884,6 @@ DECLARE
 	snap pg_snapshot := pg_current_snapshot();
 	h xid8 := pg_snapshot_xmax(snap);
 	running xid8[];
-	writers bigint[];
-	known bigint[];
 	x xid8;
 BEGIN
 	FOR x IN SELECT * FROM pg_snapshot_xip(snap) LOOP
@@ -883,24 +894,7 @@ BEGIN
 	IF running IS NULL THEN
 		RETURN h;
 	END IF;
-	SELECT array_agg(a.backend_xid::text::bigint),
-		array_agg(a.backend_xid::text::bigint) FILTER (WHERE a.pid IN (SELECT l.pid FROM pg_locks l
-			WHERE l.locktype = 'advisory' AND l.objsubid = 2
-				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-				AND l.classid = 1634886249::oid AND l.objid = hashtext(current_schema())::oid))
-		INTO known, writers
-		FROM pg_stat_activity a WHERE a.backend_xid IS NOT NULL;
-	-- A transaction that has ended by now is seen by a later snapshot,
-	-- whatever it wrote; one still running holds the horizon back if it
-	-- writes the field, or if no session shows it (it cannot be told).
-	FOREACH x IN ARRAY running LOOP
-		IF ((x::text::bigint % 4294967296) = ANY (coalesce(writers, '{}'))
-				OR NOT (x::text::bigint % 4294967296) = ANY (coalesce(known, '{}')))
-			AND pg_xact_status(x) = 'in progress' THEN
-			h := least(h, x);
-		END IF;
-	END LOOP;
-	RETURN h;
+	RETURN tail_hold(h, running, false);
 END $$;
 
 CREATE FUNCTION change_number() RETURNS bigint LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
