@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"arbiter/model"
+	"arbiter/store"
 )
 
 // Stats aggregates the field's figures in one statement: one scan of the
@@ -17,18 +18,7 @@ func (t *Tx) Stats(q model.StatsQuery) (model.Stats, error) {
 		return model.Stats{}, err
 	}
 	defer rows.Close()
-	var rs []model.StatsRow
-	for rows.Next() {
-		var r model.StatsRow
-		if err := rows.Scan(&r.Kind, &r.K1, &r.K2, &r.A, &r.B, &r.C, &r.D, &r.E); err != nil {
-			return model.Stats{}, err
-		}
-		rs = append(rs, r)
-	}
-	if err := rows.Err(); err != nil {
-		return model.Stats{}, err
-	}
-	return model.StatsOf(q, rs), nil
+	return store.StatsOf(q, rows)
 }
 
 // statsSQL is every figure of Stats as rows (kind, k1, k2, a…e): $1 is
