@@ -180,6 +180,7 @@ func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
 func (m *Model) setTheme(t Theme) {
 	m.styles = NewStyles(t)
 	m.help.Styles = help.DefaultStyles(t.Dark)
+	m.stats.lines = nil // drawn in the old colours
 }
 
 // canDecide says why the caller cannot write decisions ("" if they can).

@@ -24,6 +24,10 @@ type statsState struct {
 	s      model.Stats
 	err    error
 	top    int
+	// lines are the figures drawn at width w, drawn again only when the
+	// figures or the width change.
+	lines []string
+	w     int
 }
 
 // statsReader is a desk that aggregates figures: a field; another
@@ -66,15 +70,20 @@ func (noStats) Error() string {
 var errNoStats error = noStats{}
 
 func (m *Model) statsLoaded(msg statsLoadedMsg) tea.Cmd {
-	m.stats.loaded, m.stats.s, m.stats.err = true, msg.s, msg.err
+	m.stats.loaded, m.stats.s, m.stats.err, m.stats.lines = true, msg.s, msg.err, nil
 	return nil
 }
 
 // statsLines are the figures drawn at width w.
 func (m *Model) statsLines(w int) []string {
+	if m.stats.lines != nil && m.stats.w == w {
+		return m.stats.lines
+	}
 	st := m.styles
-	return strings.Split(statsview.Render(m.stats.s, w, statsview.Styles{Title: st.Title, Label: st.Label,
+	m.stats.lines = strings.Split(statsview.Render(m.stats.s, w, statsview.Styles{Title: st.Title, Label: st.Label,
 		Muted: st.Muted, Bar: st.Key, Warn: st.Warn}), "\n")
+	m.stats.w = w
+	return m.stats.lines
 }
 
 // statsScreen is the field's figures.
