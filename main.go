@@ -13,7 +13,14 @@ import (
 )
 
 func main() {
+	// The first interrupt ends the command's context, which lets it stop
+	// cleanly; from then on the signals have their usual effect, so a
+	// second ctrl+c ends any command at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

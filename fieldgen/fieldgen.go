@@ -89,11 +89,28 @@ func (o Options) Check() error {
 	case o.Batch < 0:
 		return errors.New("--batch cannot be negative")
 	}
-	// Each conflict takes two units of its own, and a synthesis adds one.
-	if need := 2*o.Conflicts + o.Conflicts/5 + 10; o.Units < need && o.Conflicts > 0 {
+	if need := unitsFor(o.Conflicts); o.Units < need && o.Conflicts > 0 {
+		if o.Conflicts == 1 {
+			return fmt.Errorf("1 conflict needs at least %d units (it has two units of its own)", need)
+		}
 		return fmt.Errorf("%d conflicts need at least %d units (each conflict has two units of its own)", o.Conflicts, need)
 	}
 	return nil
+}
+
+// unitsFor is how many units a field of n conflicts needs: each conflict
+// takes two units of its own, and a synthesis adds one.
+func unitsFor(n int) int { return 2*n + n/5 + 10 }
+
+// ConflictsFor is gen's default number of conflicts for a field of units
+// units: a tenth of them, or as many as they can hold (none for the
+// smallest fields).
+func ConflictsFor(units int) int {
+	n := units / 10
+	for n > 0 && unitsFor(n) > units {
+		n--
+	}
+	return n
 }
 
 // Build creates a new field at path and fills it. It refuses a field that

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"time"
 
+	"arbiter/internal/suggest"
 	"arbiter/model"
 	"arbiter/store"
 )
@@ -57,6 +58,10 @@ func (s *Service) write(ctx context.Context, op string, fn func(store.Tx) error)
 	}
 	return err
 }
+
+// Writable reports whether the field itself takes writes: it was not
+// opened read-only (whatever a decisions file takes instead).
+func (s *Service) Writable() bool { return !s.st.ReadOnly() }
 
 // ReadOnly reports whether decisions are refused, and why: the field is
 // open read-only and no decisions file takes them instead (see
@@ -214,10 +219,25 @@ func caller(tx store.Tx, op, id string) (model.Agent, error) {
 	}
 	a, err := tx.Agent(id)
 	if errors.Is(err, store.ErrNotFound) {
-		return a, model.Errorf(op, model.CodeAgentNotRegistered, "register first with `arbiter register`",
-			"%q is not a registered agent", id)
+		return a, notRegistered(tx, op, id)
 	}
 	return a, err
+}
+
+// notRegistered is AGENT_NOT_REGISTERED for id, naming the registered
+// agents id is probably a slip for.
+func notRegistered(tx store.Tx, op, id string) error {
+	action := "`arbiter agents` lists who is registered; `arbiter register` adds someone"
+	if all, err := tx.Agents(); err == nil {
+		ids := make([]string, len(all))
+		for i, a := range all {
+			ids[i] = a.ID
+		}
+		if close := suggest.Closest(id, ids); len(close) > 0 {
+			action = suggest.Phrase(close) + " (`arbiter agents` lists who is registered)"
+		}
+	}
+	return model.Errorf(op, model.CodeAgentNotRegistered, action, "%q is not a registered agent", id)
 }
 
 // VotedOn lists the conflicts put to a vote that agentID has cast a

@@ -184,10 +184,18 @@ func refuseNonEmpty(tx Tx) error {
 		return err
 	}
 	if epoch != 0 || len(agents) > 0 || units > 0 || conflicts > 0 || events > 0 {
-		return fmt.Errorf("%w: it holds %d agents, %d units, %d conflicts and its clock is at %d",
-			ErrNotEmpty, len(agents), units, conflicts, epoch)
+		return fmt.Errorf("%w: it holds %s, %s and %s, and its clock is at %d",
+			ErrNotEmpty, count(len(agents), "agent"), count(int(units), "unit"), count(conflicts, "conflict"), epoch)
 	}
 	return nil
 }
 
 var errStop = fmt.Errorf("stop")
+
+// count is "1 unit", "2 units".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"arbiter/field"
@@ -121,7 +122,7 @@ func copyField(ctx context.Context, from, to string, report io.Writer) (store.Su
 	if err != nil {
 		if errors.Is(err, store.ErrNotEmpty) {
 			return got, created, model.Errorf("COPY", model.CodeInvalidTransition, "copy into a new file, or a field init has just made",
-				"--to %s: %v", field.Redact(to), err)
+				"--to %s is a field that is not empty (%s); nothing was copied", field.Redact(to), strings.TrimPrefix(err.Error(), store.ErrNotEmpty.Error()+": "))
 		}
 		return got, created, err
 	}

@@ -27,6 +27,9 @@ func (a *app) deskCommand(fn func(ctx context.Context, cfg config.Config, desk r
 		}
 		if !mcpmemory.Recognize(cfg.DB) {
 			return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
+				if err := checkCaller(ctx, cmd, cfg, svc); err != nil {
+					return err
+				}
 				return fn(ctx, cfg, svc, args)
 			})
 		}

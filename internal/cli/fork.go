@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"arbiter/config"
@@ -43,12 +45,15 @@ See docs/fork-join.md.`,
 			case field.IsServer(to):
 				return usageErrorf("--to %s: a fork is a SQLite file; copy it to a server afterwards if need be", field.Redact(to))
 			}
+			if _, err := os.Lstat(to); err == nil {
+				return usageErrorf("--to %s exists already: a fork is a new file; name one that does not exist", to)
+			}
 			return nil
 		},
 		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
 			made, err := field.Create(ctx, to, model.DefaultPolicy())
 			if errors.Is(err, fs.ErrExist) {
-				return model.Errorf(model.OpFork, model.CodeInvalidTransition, "fork to a new file", "--to %s exists already", to)
+				return usageErrorf("--to %s exists already: a fork is a new file; name one that does not exist", to)
 			}
 			if err != nil {
 				return fmt.Errorf("--to: %w", err)
@@ -115,6 +120,9 @@ See docs/fork-join.md.`,
 			return nil
 		},
 		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, args []string) error {
+			if cfg.As == "" && !opt.DryRun {
+				return usageErrorf("join acts as someone: say who with --as ID (or ARBITER_AS), a human operator; --dry-run previews the join as anyone")
+			}
 			fork, err := field.Open(ctx, args[0], store.Options{ReadOnly: true})
 			if errors.Is(err, fs.ErrNotExist) {
 				return model.Errorf(model.OpJoin, model.CodeInvalidRequest, "name a file made by arbiter fork", "%s: no such fork", field.Redact(args[0]))
@@ -123,7 +131,12 @@ See docs/fork-join.md.`,
 				return err
 			}
 			defer fork.Close()
-			rep, err := svc.Join(ctx, cfg.As, fork, opt)
+			var rep model.JoinReport
+			if opt.DryRun && (cfg.As == "" || !svc.Writable()) {
+				rep, err = previewJoin(ctx, svc, fork, opt)
+			} else {
+				rep, err = svc.Join(ctx, cfg.As, fork, opt)
+			}
 			if err != nil {
 				return err
 			}
@@ -141,6 +154,23 @@ See docs/fork-join.md.`,
 	return cmd
 }
 
+// previewJoin is join --dry-run for someone who may only read the field:
+// the join runs on a scratch copy in a temporary directory, removed
+// afterwards (review.JoinPreview).
+func previewJoin(ctx context.Context, svc *review.Service, fork store.Field, opt review.JoinOptions) (model.JoinReport, error) {
+	dir, err := os.MkdirTemp("", "arbiter-join-preview-")
+	if err != nil {
+		return model.JoinReport{}, err
+	}
+	defer os.RemoveAll(dir)
+	scratch, err := field.Create(ctx, filepath.Join(dir, "preview.db"), model.DefaultPolicy())
+	if err != nil {
+		return model.JoinReport{}, err
+	}
+	defer scratch.Close()
+	return svc.JoinPreview(ctx, fork, scratch, opt)
+}
+
 // printJoin prints a join's report for people.
 func printJoin(w io.Writer, into string, r model.JoinReport) {
 	if r.Nothing {
@@ -151,7 +181,11 @@ func printJoin(w io.Writer, into string, r model.JoinReport) {
 	if r.DryRun {
 		head = fmt.Sprintf("joining %s into %s would do this (dry run: nothing written)", clean(r.Fork), clean(into))
 	}
-	fmt.Fprintf(w, "%s: the fork's epochs %d to %d\n", head, r.Since+1, r.ForkEpoch)
+	if r.Since+1 == r.ForkEpoch {
+		fmt.Fprintf(w, "%s: the fork's epoch %d\n", head, r.ForkEpoch)
+	} else {
+		fmt.Fprintf(w, "%s: the fork's epochs %d to %d\n", head, r.Since+1, r.ForkEpoch)
+	}
 	line := func(label, s string) { fmt.Fprintf(w, "  %-20s %s\n", label, s) }
 	line("units added", fmt.Sprintf("%d (%d under new ids)", r.UnitsAdded, r.UnitsRenamed))
 	line("revised alike", fmt.Sprint(r.RevisedAlike))
@@ -193,6 +227,6 @@ func counted(ids []string, note string) string {
 }
 
 func sideWork(s model.SideWork) string {
-	return strings.Join([]string{fmt.Sprintf("%d units added", s.Added), fmt.Sprintf("%d revising another", s.Revised),
-		fmt.Sprintf("%d conflicts decided", s.Decided)}, ", ")
+	return strings.Join([]string{plural(s.Added, "unit added", "units added"), fmt.Sprintf("%d revising another", s.Revised),
+		plural(s.Decided, "conflict decided", "conflicts decided")}, ", ")
 }

@@ -32,7 +32,7 @@ on the result as the operator ` + fieldgen.Operator + `.`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("conflicts") {
-				opt.Conflicts = opt.Units / 10
+				opt.Conflicts = fieldgen.ConflictsFor(opt.Units)
 			}
 			if !cmd.Flags().Changed("open") {
 				opt.Open = opt.Conflicts / 10

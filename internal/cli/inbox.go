@@ -20,7 +20,8 @@ func (a *app) inboxCmd() *cobra.Command {
 		limit  int
 		asJSON bool
 	)
-	cmd := &cobra.Command{
+	var cmd *cobra.Command
+	cmd = &cobra.Command{
 		Use:   "inbox",
 		Short: "List the notifications sent to --as",
 		Long: `List the notifications sent to --as, oldest first. --since N lists only
@@ -41,7 +42,11 @@ those after notification N, so a poller passes the last id it saw.
 			if asJSON {
 				return jsonout.Write(a.stdout, ns)
 			}
-			printInbox(a.stdout, cfg.As, since, ns)
+			next := asGiven(cmd) + " inbox"
+			if limit > 0 {
+				next += fmt.Sprintf(" --limit %d", limit)
+			}
+			printInbox(a.stdout, cfg.As, since, ns, next)
 			return nil
 		}),
 	}
@@ -52,7 +57,9 @@ those after notification N, so a poller passes the last id it saw.
 	return cmd
 }
 
-func printInbox(w io.Writer, agent string, since int64, ns []model.Notification) {
+// printInbox prints ns, and the command that lists what comes after
+// them: next with --since.
+func printInbox(w io.Writer, agent string, since int64, ns []model.Notification, next string) {
 	if len(ns) == 0 {
 		fmt.Fprintf(w, "no notifications for %s after #%d\n", clean(agent), since)
 		return
@@ -70,5 +77,5 @@ func printInbox(w io.Writer, agent string, since int64, ns []model.Notification)
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\n", n.ID, n.Epoch, clean(n.Event), conflict, action, clip(n.Summary, 100))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nnext: arbiter inbox --since %d\n", ns[len(ns)-1].ID)
+	fmt.Fprintf(w, "\nnext: %s\n", clean(fmt.Sprintf("%s --since %d", next, ns[len(ns)-1].ID)))
 }

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,7 +114,7 @@ func TestCopysRefusalsNameTheirSide(t *testing.T) {
 	full := fieldWithConflict(t)
 	before := sha(t, full)
 	r := arbiter(t, "copy", "--from", src, "--to", full)
-	wantLine(t, "copy into a field", r, 3, []string{"--to " + full + ": the destination is not empty"})
+	wantLine(t, "copy into a field", r, 3, []string{"--to " + full + " is a field that is not empty", "4 agents, 2 units and 1 conflict"})
 	if n := strings.Count(r.stderr, "new "); n != 1 {
 		t.Errorf("copy into a field advises %d times: %q", n, r.stderr)
 	}
@@ -155,5 +160,151 @@ func TestTheScreenWithoutAsSaysHowToDecide(t *testing.T) {
 	out, code := onTerminal(t, "q", "--db", good)
 	if code != 0 || !strings.Contains(out, "read-only: decide with --as ID") {
 		t.Errorf("exit %d; the screen without --as does not say how to decide:\n%q", code, out)
+	}
+}
+
+// On a terminal, record without a file says what it waits for, and
+// ctrl+c ends it, recording nothing.
+func TestRecordOnATerminalSaysWhatItWaitsForAndCtrlCEndsIt(t *testing.T) {
+	db := newField(t)
+	s := newTmux(t, 120, 20, nil, "--db", db, "--as", "ana", "record")
+	s.waitFor("reading a RECORD payload from standard input; end it with ctrl+d")
+	s.send("C-c")
+	scr := s.waitFor("[arbiter exited")
+	if !strings.Contains(scr, "interrupted: nothing was written") || !strings.Contains(scr, "[arbiter exited 130]") {
+		t.Errorf("ctrl+c did not end record with exit 130 and a word:\n%s", scr)
+	}
+	if out := ok(t, "--db", db, "list", "--status", "all", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Errorf("an interrupted record left something: %s", out)
+	}
+	// From a pipe, it reads as before, without a word.
+	r := call(t, nil, recordPayload("p99 is 40 ms", 0.9, ""), "--db", db, "--as", "ana", "record")
+	if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "recorded mem-001") {
+		t.Errorf("record from a pipe: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The inbox's next command works as printed: with --db and --as when the
+// command line gave them.
+func TestInboxNamesANextCommandThatWorksAsGiven(t *testing.T) {
+	db := fieldWithConflict(t)
+	out := ok(t, "--db", db, "--as", "ana", "inbox", "--limit", "1")
+	i := strings.Index(out, "next: ")
+	if i < 0 {
+		t.Fatalf("inbox prints no next command:\n%s", out)
+	}
+	next := strings.Fields(strings.TrimSpace(out[i+len("next: "):]))
+	want := []string{"arbiter", "--db", db, "--as", "ana", "inbox", "--limit", "1", "--since"}
+	if len(next) != len(want)+1 || !slices.Equal(next[:len(want)], want) {
+		t.Fatalf("next: %q, want %q N", next, want)
+	}
+	r := arbiter(t, next[1:]...)
+	if r.code != 0 || strings.Contains(r.stdout, "#"+next[len(next)-1]+" ") {
+		t.Errorf("the next command: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// From the environment, the environment gives them again.
+	r = call(t, []string{"ARBITER_DB=" + db, "ARBITER_AS=ana"}, "", "inbox")
+	if r.code != 0 || !strings.Contains(r.stdout, "next: arbiter inbox --since ") {
+		t.Errorf("inbox from the environment: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// An --as that names nobody is an error for every command, and names the
+// registered ids it may be a slip for.
+func TestAnUnknownAsIsRefusedEverywhereWithTheNamesItMayMean(t *testing.T) {
+	db := newField(t)
+	ok(t, "--db", db, "register", "--id", "ops-maya", "--role", "operator", "--kind", "human", "--authority", "10")
+	before := sha(t, db)
+	for _, args := range [][]string{{"list"}, {"agents"}, {"show", "conflict-001"}, {"stats"}, {"inbox"}, {"policy"}, {"hooks", "list"}} {
+		r := arbiter(t, append([]string{"--db", db, "--as", "ops-mya"}, args...)...)
+		wantLine(t, strings.Join(args, " "), r, 3, []string{`AGENT_NOT_REGISTERED: "ops-mya" is not a registered agent`, "did you mean ops-maya?"}, "register first")
+	}
+	r := call(t, nil, recordPayload("p99 is 40 ms", 0.9, ""), "--db", db, "--as", "ann", "record")
+	wantLine(t, "record --as ann", r, 3, []string{"did you mean ana?"})
+	r = arbiter(t, "--db", db, "--as", "zed", "list")
+	wantLine(t, "list --as zed", r, 3, []string{`"zed" is not a registered agent`, "`arbiter agents` lists who is registered"}, "did you mean")
+	if sha(t, db) != before {
+		t.Error("a refused --as changed the field")
+	}
+}
+
+func TestVersionNamesTheBuild(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := arbiter(t, args...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "arbiter ") || !strings.Contains(r.stdout, runtime.Version()) ||
+			strings.Count(r.stdout, "\n") != 1 {
+			t.Errorf("arbiter %s: exit %d, stdout %q, stderr %q", args[0], r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestInitOnADirectorySaysItIsOne(t *testing.T) {
+	dir := t.TempDir()
+	wantLine(t, "init --db DIR", arbiter(t, "init", "--db", dir), 1, []string{dir + ": is a directory", filepath.Join(dir, "field.db")}, "already exists")
+}
+
+// Nothing answering at a server's address is told with what to check.
+func TestAServerThatIsDownIsToldWithWhatToCheck(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there now
+	url := fmt.Sprintf("postgres://arbiter@127.0.0.1:%d/team?connect_timeout=5", port)
+	wantLine(t, "list on a server that is down", arbiter(t, "--db", url, "list"), 1,
+		[]string{"cannot be reached", "check that the PostgreSQL server runs and listens at host 127.0.0.1, port " + fmt.Sprint(port),
+			fmt.Sprintf("pg_isready -h 127.0.0.1 -p %d", port)})
+}
+
+func TestAMistypedFlagOrIdIsToldWhatWorks(t *testing.T) {
+	db := fieldWithConflict(t)
+	wantLine(t, "list --stauts", arbiter(t, "--db", db, "list", "--stauts", "all"), 2, []string{"unknown flag: --stauts", "did you mean --status?"})
+	wantLine(t, "list --zzz", arbiter(t, "--db", db, "list", "--zzz"), 2, []string{"unknown flag: --zzz"}, "did you mean")
+	r := arbiter(t, "--db", db, "--as", "op", "merge", "conflict-999", "--strategy", "dismiss", "--rationale", "x")
+	wantLine(t, "merge conflict-999", r, 3, []string{`there is no conflict "conflict-999"`, "arbiter list --status all"})
+}
+
+func TestSmallRefusalsSayWhatTheyMean(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.db")
+	if out := ok(t, "gen", "--db", small, "--units", "10"); !strings.Contains(out, "built "+small) {
+		t.Errorf("gen --units 10:\n%s", out)
+	}
+	wantLine(t, "gen --conflicts 1", arbiter(t, "gen", "--db", filepath.Join(dir, "g.db"), "--units", "10", "--conflicts", "1"), 2,
+		[]string{"1 conflict needs at least 12 units"})
+	db := fieldWithConflict(t)
+	wantLine(t, "fork --to EXISTING", arbiter(t, "--db", db, "fork", "--to", small), 2, []string{"--to " + small + " exists already"}, "INVALID_TRANSITION")
+	r := arbiter(t, "copy", "--from", db, "--to", small)
+	wantLine(t, "copy into a field", r, 3, []string{"--to " + small + " is a field that is not empty", " agents, 10 units and 0 conflicts", "nothing was copied"})
+}
+
+// A join is previewed by anyone who may read the field, on a field open
+// read-only too; the report counts in words that agree with the counts.
+func TestAJoinIsPreviewedWithoutAsAndItsReportReadsRight(t *testing.T) {
+	dir := t.TempDir()
+	db := fieldWithConflict(t)
+	fork := filepath.Join(dir, "fork.db")
+	ok(t, "--db", db, "fork", "--to", fork)
+	record(t, fork, "ana", recordPayload("p99 is 45 ms", 0.8, ""))
+	before := sha(t, db)
+	for _, extra := range [][]string{nil, {"--read-only"}} {
+		out := ok(t, append([]string{"--db", db, "join", fork, "--dry-run"}, extra...)...)
+		for _, want := range []string{`\(dry run: nothing written\)`, `units added +1 \(0 under new ids\)`, `the fork did +1 unit added,`} {
+			if !regexp.MustCompile(want).MatchString(out) {
+				t.Errorf("join --dry-run %v lacks %q:\n%s", extra, want, out)
+			}
+		}
+		if m := regexp.MustCompile(`epochs (\d+) to (\d+)`).FindStringSubmatch(out); m != nil && m[1] == m[2] {
+			t.Errorf("a single epoch is written as a range:\n%s", out)
+		}
+	}
+	if sha(t, db) != before {
+		t.Error("a join's preview changed the field")
+	}
+	wantLine(t, "join without --as", arbiter(t, "--db", db, "join", fork), 2, []string{"--as ID", "--dry-run previews"})
+	out := ok(t, "--db", db, "--as", "op", "join", fork)
+	if !strings.Contains(out, "joined ") || !regexp.MustCompile(`units added +1 `).MatchString(out) {
+		t.Errorf("the join:\n%s", out)
 	}
 }

@@ -6,7 +6,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/field"
 	"arbiter/internal/safetext"
+
+	"github.com/spf13/cobra"
 )
 
 // clean is field text made safe for one line of a terminal.
@@ -84,4 +87,22 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// asGiven is "arbiter" with the field and the caller as cmd's command line
+// gave them (--db, --as): what a command line that arbiter prints for the
+// person to run next must carry to work as this one did. What came from
+// the environment or the config file comes again from there.
+func asGiven(cmd *cobra.Command) string {
+	out := "arbiter"
+	for _, name := range []string{"db", "as"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			v := f.Value.String()
+			if name == "db" {
+				v = field.Redact(v)
+			}
+			out += " --" + name + " " + shellQuote(v)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,7 @@ Each contradicts relation opens a conflict. Unknown fields are refused.
 			if len(args) == 1 {
 				name = args[0]
 			}
-			req, err := a.readRecord(name)
+			req, err := a.readRecord(ctx, name)
 			if err != nil {
 				return err
 			}
@@ -71,8 +72,9 @@ const recordFields = "mode, type, content, intent, confidence, relations, confli
 
 // readRecord reads one RECORD payload from the file name ("-": stdin).
 // A payload that is not one JSON object of known fields is refused with
-// the protocol's INVALID_REQUEST.
-func (a *app) readRecord(name string) (model.RecordRequest, error) {
+// the protocol's INVALID_REQUEST. On a terminal it first says what it
+// waits for; an interrupt (ctx) ends the wait, recording nothing.
+func (a *app) readRecord(ctx context.Context, name string) (model.RecordRequest, error) {
 	var req model.RecordRequest
 	r, label := a.stdin, "stdin"
 	if name != "-" {
@@ -82,10 +84,16 @@ func (a *app) readRecord(name string) (model.RecordRequest, error) {
 		}
 		defer f.Close()
 		r, label = f, name
+	} else if isTerminal(a.stdin) {
+		fmt.Fprintln(a.stderr, "arbiter: reading a RECORD payload from standard input; end it with ctrl+d (or give a FILE; ctrl+c to stop)")
 	}
-	dec := json.NewDecoder(r)
+	data, err := readAll(ctx, r)
+	if err != nil {
+		return req, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(&req)
+	err = dec.Decode(&req)
 	if err == nil {
 		var extra json.RawMessage
 		if dec.Decode(&extra) != io.EOF {

@@ -85,7 +85,9 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.hooksCmd(), a.deliveriesCmd(), a.deliverCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()), a.serveCmd(), a.keysCmd(), a.tokensCmd())
 	root.AddCommand(a.genCmd(), a.statsCmd())
-	root.AddCommand(a.forkCmd(), callerNeeded(a.joinCmd()))
+	root.AddCommand(a.forkCmd(), a.joinCmd(), a.versionCmd())
+	root.Version = versionLine()
+	root.SetVersionTemplate("{{.Version}}\n")
 	return root
 }
 
@@ -150,12 +152,23 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	if errors.As(err, &es) {
 		return es.code
 	}
+	if errors.Is(err, errInterrupted) || (errors.Is(err, context.Canceled) && cmd.Context() != nil && cmd.Context().Err() != nil) {
+		fmt.Fprintf(a.stderr, "arbiter: %s\n", err.Error())
+		return exitInterrupted
+	}
 	var ue *usageError
 	if !a.started || errors.As(err, &ue) {
 		fmt.Fprintf(a.stderr, "arbiter: %s (see '%s --help')\n", clean(err.Error()), cmd.CommandPath())
 		return exitUsage
 	}
 	if pe, ok := model.AsError(err); ok {
+		if pe.SuggestedAction == "" {
+			if hint := notFoundHint[pe.Code]; hint != "" {
+				c := *pe
+				c.SuggestedAction = hint
+				pe = &c
+			}
+		}
 		code := exitProtocol
 		if pe.Code.Malformed() {
 			code = exitUsage // the request was wrong, whoever found it out
@@ -170,6 +183,13 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	}
 	fmt.Fprintf(a.stderr, "arbiter: %s\n", clean(err.Error()))
 	return exitFailure
+}
+
+// notFoundHint is the next step for an id the field does not have, where
+// the error did not say one: how to list what it has.
+var notFoundHint = map[model.Code]string{
+	model.CodeConflictNotFound: "list the conflicts with `arbiter list --status all`",
+	model.CodeUnitNotFound:     "`arbiter show CONFLICT` names the units of a conflict; `arbiter list --status all` lists the conflicts",
 }
 
 func wantsJSON(cmd *cobra.Command) bool {
@@ -239,9 +259,25 @@ func (a *app) fieldCommand(fn func(ctx context.Context, cfg config.Config, svc *
 			return err
 		}
 		return a.withField(cmd.Context(), cfg, func(ctx context.Context, svc *review.Service) error {
+			if err := checkCaller(ctx, cmd, cfg, svc); err != nil {
+				return err
+			}
 			return fn(ctx, cfg, svc, args)
 		})
 	})
+}
+
+// checkCaller refuses a --as that names nobody registered, whether or not
+// the command acts as them: a reader mistyping their name is told at
+// once, with the names they may have meant. register and mcp are left to
+// check their own caller (the first person registered has nobody to act
+// as; mcp says it in its own words).
+func checkCaller(ctx context.Context, cmd *cobra.Command, cfg config.Config, svc *review.Service) error {
+	if cfg.As == "" || cmd.Name() == "register" || cmd.Name() == "mcp" {
+		return nil
+	}
+	_, err := svc.Agent(ctx, cfg.As)
+	return err
 }
 
 // writingCommand is fieldCommand for a command that writes to the field:

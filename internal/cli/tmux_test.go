@@ -25,7 +25,7 @@ func newTmux(t *testing.T, w, h int, env []string, args ...string) *tmuxSession 
 	}
 	s := &tmuxSession{t: t, name: filepath.Join(t.TempDir(), "tmux.sock")}
 	cmdline := "env " + strings.Join(append(env, "TERM=xterm-256color"), " ") + " " + bin + " " + strings.Join(args, " ")
-	s.run("new-session", "-d", "-x", itoa(w), "-y", itoa(h), cmdline+"; sleep 600")
+	s.run("new-session", "-d", "-x", itoa(w), "-y", itoa(h), cmdline+`; echo "[arbiter exited $?]"; sleep 600`)
 	t.Cleanup(func() { s.run("kill-server") })
 	return s
 }

@@ -5,13 +5,27 @@ import (
 	"fmt"
 	"strings"
 
+	"arbiter/internal/suggest"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 // plainFlagError is cobra's refusal of a flag's value in plain words:
 // `--expect-version "abc" is not a whole number`, not the parser's own.
-func plainFlagError(_ *cobra.Command, err error) error {
+func plainFlagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && ne.GetSpecifiedShortnames() == "" {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		if close := suggest.Closest(ne.GetSpecifiedName(), names); len(close) > 0 {
+			for i := range close {
+				close[i] = "--" + close[i]
+			}
+			return usageErrorf("%s; %s", err, suggest.Phrase(close))
+		}
+		return &usageError{err}
+	}
 	var iv *pflag.InvalidValueError
 	if !errors.As(err, &iv) {
 		return &usageError{err}

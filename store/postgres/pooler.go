@@ -153,7 +153,22 @@ func (s *Store) connectError(err error) *store.OpenError {
 	case errors.As(err, &op) && op.Err != nil:
 		why = op.Err.Error() // "connect: connection refused"
 	}
-	return &store.OpenError{Name: s.name, Reason: "cannot be reached (" + why + ")", Err: kept}
+	return &store.OpenError{Name: s.name, Reason: "cannot be reached (" + why + "): " + s.reachHint(), Err: kept}
+}
+
+// reachHint is what to check when nothing answered at the server's
+// address: that a server runs there, and that --db names it.
+func (s *Store) reachHint() string {
+	if s.cfg == nil {
+		return "check that the PostgreSQL server runs and that --db names its host and port"
+	}
+	c := s.cfg.ConnConfig
+	where := fmt.Sprintf("host %s, port %d", c.Host, c.Port)
+	check := fmt.Sprintf("pg_isready -h %s -p %d", c.Host, c.Port)
+	if strings.HasPrefix(c.Host, "/") {
+		where = fmt.Sprintf("the socket in %s, port %d", c.Host, c.Port)
+	}
+	return "check that the PostgreSQL server runs and listens at " + where + " (" + check + "), and that --db names that host and port"
 }
 
 // refuser names who refused: the server, or a pooler in front of it.

@@ -96,6 +96,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			return nil, &OpenError{Name: path, Reason: "is a directory: name a file to create the field in (such as " +
+				filepath.Join(path, "field.db") + ")", Err: err}
+		}
 		if errors.Is(err, os.ErrExist) {
 			return nil, &OpenError{Name: path, Reason: "already exists; refusing to overwrite it (use it with --db " + path + ", or name a new file)", Err: err}
 		}
