@@ -190,7 +190,10 @@ func connect(t *testing.T, path string) *pgx.Conn {
 // and returns their ids and the last one's xid.
 func pageOfLog(t *testing.T, c *pgx.Conn, xid string, id int64, limit int) ([]int64, string) {
 	ctx := context.Background()
-	q := `SELECT id, xid::text FROM events WHERE xid < (SELECT tail_horizon()) AND (xid, id) > ($1::xid8, $2) ORDER BY xid, id`
+	// The xid's text goes out under another name: ORDER BY xid would
+	// otherwise sort by that output column, as text ("1000" before
+	// "726"), once the server's transaction ids gain a digit.
+	q := `SELECT id, xid::text AS xid_text FROM events WHERE xid < (SELECT tail_horizon()) AND (xid, id) > ($1::xid8, $2) ORDER BY xid, id`
 	args := []any{xid, id}
 	if limit > 0 {
 		q += ` LIMIT $3`
