@@ -39,7 +39,7 @@ func TestWaitChangeWakesAtAnotherProcesssCommit(t *testing.T) {
 		v, _ := f.Svc.WaitChange(wctx, v0, 50*time.Millisecond)
 		got <- v
 	}()
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // the point: two polls with nothing written return nothing
 	select {
 	case v := <-got:
 		t.Fatalf("WaitChange returned %d before anyone wrote", v)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arbiter/field"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -272,20 +273,23 @@ func lastClock(s rt.Snapshot) int64 {
 }
 
 // waitReady waits for a decider's ready file; false if the decider exited
-// first (or took more than 30 s).
+// first (or never got ready).
 func waitReady(path string, exited chan error) bool {
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	ready, gone := false, false
+	testwait.Until(testwait.Deadline, func() bool {
 		if _, err := os.Stat(path); err == nil {
+			ready = true
 			return true
 		}
 		select {
 		case err := <-exited:
 			exited <- err
-			return false
+			gone = true
 		default:
 		}
-	}
-	return false
+		return gone
+	})
+	return ready
 }
 
 func resultLine(t *testing.T, out string) string {

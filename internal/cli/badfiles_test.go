@@ -11,14 +11,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"arbiter/field"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store/sqlite"
 
+	"github.com/charmbracelet/x/ansi"
 	_ "modernc.org/sqlite"
 )
 
@@ -485,8 +488,9 @@ func TestANearlyFullDiskStillReads(t *testing.T) {
 }
 
 // onTerminal runs arbiter with args on a pseudo-terminal (script(1)),
-// typing keys after a moment, and returns what the terminal received
-// and the exit code. It skips the test where script is missing.
+// typing keys once the screen is drawn (or never, if arbiter ends
+// first), and returns what the terminal received and the exit code. It
+// skips the test where script is missing.
 func onTerminal(t *testing.T, keys string, args ...string) (string, int) {
 	t.Helper()
 	script, err := exec.LookPath("script")
@@ -503,26 +507,60 @@ func onTerminal(t *testing.T, keys string, args ...string) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		time.Sleep(1500 * time.Millisecond)
-		in.Write([]byte(keys))
-		time.Sleep(500 * time.Millisecond)
-		in.Close()
-	}()
+	defer in.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	exited := false
+	drawn := func() bool {
+		select {
+		case err := <-done:
+			done <- err
+			exited = true
+			return true
+		default:
+		}
+		// The screen is drawn: the alternate screen, then the queue's header.
+		o := out.String()
+		i := strings.Index(o, "\x1b[?1049h")
+		return i >= 0 && strings.Contains(ansi.Strip(o[i:]), "arbiter")
+	}
+	if !testwait.Until(testwait.Deadline, drawn) {
+		cmd.Process.Kill()
+		t.Fatalf("arbiter %v on a terminal drew nothing and did not exit; it printed:\n%q", args, out.String())
+	}
+	if !exited {
+		in.Write([]byte(keys))
+	}
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testwait.Deadline):
 		cmd.Process.Kill()
 		t.Fatalf("arbiter %v on a terminal did not exit; it printed:\n%q", args, out.String())
 	}
 	return out.String(), cmd.ProcessState.ExitCode()
+}
+
+// lockedBuffer is a buffer a process writes to while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestTheScreenRefusesABadFieldBeforeDrawing: on a real terminal, the

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 )
 
@@ -41,40 +41,59 @@ func (s *tmuxSession) run(args ...string) string {
 	return string(out)
 }
 
-// send types keys (tmux key names, or literal text with -l).
+// send presses keys (tmux key names) one after another. The terminal
+// hands the program an escape followed at once by another key as one
+// alt+key, so an Escape with more keys after it waits until the screen
+// has taken it (it changed) before the next goes.
 func (s *tmuxSession) send(keys ...string) {
 	s.t.Helper()
-	for _, k := range keys {
+	for i, k := range keys {
+		before := ""
+		if k == "Escape" && i < len(keys)-1 {
+			before = s.screen()
+		}
 		s.run("send-keys", k)
-		time.Sleep(80 * time.Millisecond)
+		if before != "" {
+			s.waitChange(before)
+		}
 	}
 }
 
+// typeText types text, as literal characters.
 func (s *tmuxSession) typeText(text string) {
 	s.t.Helper()
 	s.run("send-keys", "-l", text)
-	time.Sleep(150 * time.Millisecond)
 }
 
 func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p") }
 
+// waitFor waits until the screen shows every one of texts, and returns it.
 func (s *tmuxSession) waitFor(texts ...string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		scr := s.screen()
-		ok := true
+	var scr string
+	shows := func() bool {
+		scr = s.screen()
 		for _, want := range texts {
-			ok = ok && strings.Contains(scr, want)
+			if !strings.Contains(scr, want) {
+				return false
+			}
 		}
-		if ok {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the terminal never showed %q; it shows:\n%s", texts, scr)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return true
 	}
+	if !testwait.Until(testwait.Deadline, shows) {
+		s.t.Fatalf("the terminal never showed %q; it shows:\n%s", texts, scr)
+	}
+	return scr
+}
+
+// waitChange waits until the screen is no longer before, and returns it.
+func (s *tmuxSession) waitChange(before string) string {
+	s.t.Helper()
+	var scr string
+	if !testwait.Until(testwait.Deadline, func() bool { scr = s.screen(); return scr != before }) {
+		s.t.Fatalf("the terminal did not change from:\n%s", before)
+	}
+	return scr
 }
 
 // TestKeyboardDecisionAndVoteInARealTerminal makes a decision and casts a

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"arbiter/field"
 	"arbiter/fieldgen"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -45,18 +47,37 @@ func TestTwentyDecisionsAndABatchWithAFewKeysEach(t *testing.T) {
 	start := time.Now()
 	perConflict := map[string]int{}
 	for i := range 20 {
-		scr := s.screen()
-		m := cursorRow.FindStringSubmatch(scr)
-		if m == nil {
-			t.Fatalf("decision %d: no cursor on the queue:\n%s", i+1, scr)
-		}
-		id := m[1]
 		before := keys
-		kind := []string{"A", "B", "X"}[i%3]
-		if kind != "X" && !keepable(t, svc, me, id, kind) {
-			kind = "X"
+		var id, kind string
+		// The queue reorders as the decisions before are written: the
+		// prompt must name the conflict the cursor was on, or it is
+		// cancelled and the cursor read again.
+		for tries := 0; ; tries++ {
+			scr := s.screen()
+			m := cursorRow.FindStringSubmatch(scr)
+			if m == nil {
+				t.Fatalf("decision %d: no cursor on the queue:\n%s", i+1, scr)
+			}
+			id, kind = m[1], []string{"A", "B", "X"}[i%3]
+			if kind != "X" && !keepable(t, svc, me, id, kind) {
+				kind = "X"
+			}
+			keys = before
+			press(kind)
+			prompt := s.waitFor("cancel")
+			testwait.For(t, "the prompt on "+id+" to be read", func() bool {
+				prompt = s.screen()
+				return !strings.Contains(prompt, "Reading conflict-")
+			})
+			if regexp.MustCompile(regexp.QuoteMeta(id) + `(:| dismissed| would be refused)`).MatchString(prompt) {
+				break
+			}
+			if tries == 3 {
+				t.Fatalf("the prompt never named %s, the conflict under the cursor:\n%s", id, prompt)
+			}
+			s.send("Escape")
+			s.waitChange(prompt)
 		}
-		press(kind)
 		if i > 0 && i%3 == 1 {
 			press("Up") // the rationale used just before
 		} else {
@@ -66,17 +87,10 @@ func TestTwentyDecisionsAndABatchWithAFewKeysEach(t *testing.T) {
 		s.waitFor("written in") // the undo window of this decision
 		perConflict[id] = keys - before
 		want[id] = kind
-		next := cursorRow.FindStringSubmatch(s.screen())
-		if next == nil || next[1] == id {
-			deadline := time.Now().Add(5 * time.Second)
-			for next == nil || next[1] == id {
-				if time.Now().After(deadline) {
-					t.Fatalf("the cursor stayed on %s after deciding it:\n%s", id, s.screen())
-				}
-				time.Sleep(50 * time.Millisecond)
-				next = cursorRow.FindStringSubmatch(s.screen())
-			}
-		}
+		testwait.For(t, "the cursor to leave "+id+" once decided", func() bool {
+			next := cursorRow.FindStringSubmatch(s.screen())
+			return next != nil && next[1] != id
+		})
 	}
 	for id, n := range perConflict {
 		if n > 3 {
@@ -104,9 +118,9 @@ func TestTwentyDecisionsAndABatchWithAFewKeysEach(t *testing.T) {
 		single.Round(time.Millisecond), before, keys-before, time.Since(start).Round(time.Millisecond))
 
 	// The command line shows every decision as made.
-	var resolved []model.ConflictSummary
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// Quitting wrote the batch; the screen's process may still be ending.
+	testwait.Until(testwait.Deadline, func() bool {
+		var resolved []model.ConflictSummary
 		if err := json.Unmarshal([]byte(ok(t, "--db", db, "list", "--status", "resolved", "--json")), &resolved); err != nil {
 			t.Fatal(err)
 		}
@@ -116,11 +130,8 @@ func TestTwentyDecisionsAndABatchWithAFewKeysEach(t *testing.T) {
 				n++
 			}
 		}
-		if n >= 30 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return n >= 30
+	})
 	for id, kind := range want {
 		d := showJSON(t, db, id)
 		r := d.Conflict.Resolution
@@ -136,12 +147,11 @@ func TestTwentyDecisionsAndABatchWithAFewKeysEach(t *testing.T) {
 		}
 	}
 	counts := map[model.ConflictStatus]int{}
-	var c struct{}
-	_ = c
-	if err := json.Unmarshal([]byte(ok(t, "--db", db, "list", "--json")), &resolved); err != nil {
+	var queue []model.ConflictSummary
+	if err := json.Unmarshal([]byte(ok(t, "--db", db, "list", "--json")), &queue); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range resolved {
+	for _, r := range queue {
 		counts[r.Status]++
 	}
 	if counts[model.StatusEscalated] != 0 {

@@ -231,8 +231,13 @@ func TestADeadlockIsRetried(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatalf("deadlocked writes: %v, %v", errs[0], errs[1])
 	}
-	if attempts[0]+attempts[1] != 3 {
-		t.Fatalf("attempts %v: want one of the two run again", attempts)
+	// The write run again may deadlock once more: the survivor wakes up to
+	// take the row the victim's abort freed, and on a busy machine the
+	// victim's next attempt can lock it first. So at least one retry, and
+	// as many as it takes within the engine's attempts.
+	const maxAttempts = 8 // tx.go's
+	if n := attempts[0] + attempts[1]; n < 3 || n > 1+maxAttempts {
+		t.Fatalf("attempts %v: want one of the two run again, within %d attempts", attempts, maxAttempts)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/internal/pgtest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -105,12 +106,7 @@ func TestListenDBCarriesTheChangesBehindAPooler(t *testing.T) {
 	got := waitChange(t, st, v0)
 	schema := st.Schema()
 	channel := pgx.Identifier{"arbiter " + schema}.Sanitize()
-	for deadline := time.Now().Add(20 * time.Second); !listening(t, f.Path, channel); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no session LISTENs on %s", channel)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.For(t, "a session to LISTEN on "+channel, func() bool { return listening(t, f.Path, channel) })
 	if p := st.Polling(); p != "" {
 		t.Fatalf("Polling() = %q with listen_db", p)
 	}
@@ -131,11 +127,8 @@ func TestAListenDBThroughThePoolerIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := waitChange(t, st, v0)
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(st.Polling(), "listen_db goes through a connection pooler"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("Polling() = %q, want it to say listen_db goes through the pooler", st.Polling())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testwait.Until(testwait.Deadline, func() bool { return strings.Contains(st.Polling(), "listen_db goes through a connection pooler") }) {
+		t.Fatalf("Polling() = %q, want it to say listen_db goes through the pooler", st.Polling())
 	}
 	f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
 	if v := <-got; v == v0 {

@@ -50,7 +50,7 @@ func TestWritesTakeTurnsInArrivalOrder(t *testing.T) {
 		second.release()
 		close(done)
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the point: time for the second to go ahead, were the line not kept
 	if seconds.Load() != 0 {
 		t.Fatal("the second write went ahead of the first")
 	}
