@@ -1,0 +1,287 @@
+package detect
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// kind is what a token is to the signals.
+type kind uint8
+
+const (
+	kWord kind = iota // a content word: it says what a claim is about
+	kStop             // a function word
+	kNeg              // a negator
+	kNum              // a number; its value in val
+	kSym              // a symbol: $ % € ~ < > / …
+)
+
+// tok is one read token of a unit's content.
+type tok struct {
+	start, end int32 // bytes of the content
+	w          string
+	stem       string // for kWord: the compared form
+	h          uint32 // hash of stem
+	kind       kind
+	before     brk
+	pole       pole // a side of a pair of opposites (group 0: none)
+	temporal   bool // a negator saying the claim changed ("no longer")
+	ident      bool // a word with digits: db-eu-2, p99, v3, sec-412
+	caps       bool // written with a capital letter inside a sentence
+	upper      bool // its first letter is a capital, wherever it stands
+	upperEnd   bool // its last letter is a capital ("300M", "$4B")
+	question   bool // the sentence before it ended with a question mark
+	colon      bool // a colon stands before it
+	val        float64
+	prec       float64 // half the place of the last digit written
+	date       bool    // a yyyy-mm-dd date: val is days, prec 0.5
+	clock      bool    // a time of day (14:02): val is minutes
+	suffix     string  // letters glued to a number: "ms" of "40ms"
+}
+
+// read turns content into tokens.
+func read(content string) []tok {
+	rs := scan(content)
+	toks := make([]tok, 0, len(rs)+len(rs)/8)
+	sentenceStart := true
+	for _, r := range rs {
+		if r.before >= brkSentence {
+			sentenceStart = true
+		}
+		text := content[r.start:r.end]
+		t := tok{start: r.start, end: r.end, before: r.before, question: r.question, colon: r.colon}
+		if r.sym != 0 {
+			t.kind, t.w = kSym, string(r.sym)
+			toks = append(toks, t)
+			continue
+		}
+		t.upper = startsUpper(text)
+		t.caps = !sentenceStart && t.upper
+		t.upperEnd = text[len(text)-1] >= 'A' && text[len(text)-1] <= 'Z'
+		sentenceStart = false
+		folded := fold(text)
+		if folded == "us" && text == "US" {
+			folded = "usa"
+		}
+		toks = appendWord(toks, t, folded)
+	}
+	toks = joinPhrases(toks)
+	for i := range toks {
+		classify(toks, i)
+	}
+	return toks
+}
+
+// appendWord appends the tokens of one scanned word: a contraction gives
+// its verb and a negator, a compound its parts, a number its value.
+func appendWord(toks []tok, t tok, w string) []tok {
+	w = strings.ReplaceAll(w, "’", "'")
+	if k := strings.IndexByte(w, '\''); k > 0 {
+		base, rest := w[:k], w[k+1:]
+		if rest == "t" && strings.HasSuffix(base, "n") {
+			switch base {
+			case "can":
+			case "won":
+				base = "will"
+			default:
+				base = strings.TrimSuffix(base, "n")
+			}
+			t.w = base
+			neg := t
+			neg.w, neg.before = "not", brkNone
+			return append(toks, t, neg)
+		}
+		w = base
+	}
+	if strings.IndexByte(w, '-') > 0 && !isDateLiteral(w) {
+		return appendCompound(toks, t, w)
+	}
+	t.w = w
+	if isDigit(w[0]) {
+		parseNumber(&t)
+	}
+	return append(toks, t)
+}
+
+// appendCompound splits a hyphenated word: "400-hour" is a number and its
+// unit, "30-50" a range, "non-blocking" one word, "db-eu-2" an identifier,
+// "open-source" two words.
+func appendCompound(toks []tok, t tok, w string) []tok {
+	parts := strings.Split(w, "-")
+	numeric := func(p string) bool { return p != "" && isDigit(p[0]) && !hasLetter(p) }
+	switch {
+	case len(parts) == 2 && numeric(parts[0]) && numeric(parts[1]):
+		a, b := t, t
+		a.w, b.w = parts[0], parts[1]
+		a.end = t.start + int32(len(parts[0]))
+		b.start, b.before = a.end+1, brkNone
+		parseNumber(&a)
+		parseNumber(&b)
+		dash := tok{start: a.end, end: b.start, kind: kSym, w: "–"}
+		return append(toks, a, dash, b)
+	case numeric(parts[0]) && !hasDigit(strings.Join(parts[1:], "")):
+		n := t
+		n.w, n.end = parts[0], t.start+int32(len(parts[0]))
+		parseNumber(&n)
+		toks = append(toks, n)
+		return appendParts(toks, t, parts[1:], n.end+1)
+	case hasDigit(w):
+		t.w, t.ident = w, true
+		return append(toks, t)
+	}
+	for _, p := range prefixes {
+		if parts[0] == p || parts[0] == "re" || parts[0] == "pre" || parts[0] == "co" || parts[0] == "multi" {
+			t.w = strings.Join(parts, "")
+			return append(toks, t)
+		}
+	}
+	return appendParts(toks, t, parts, t.start)
+}
+
+func appendParts(toks []tok, t tok, parts []string, at int32) []tok {
+	for i, p := range parts {
+		if p == "" {
+			at++
+			continue
+		}
+		u := t
+		u.w, u.start, u.end = p, at, at+int32(len(p))
+		if i > 0 || at != t.start {
+			u.before, u.caps = brkNone, false
+		}
+		toks = append(toks, u)
+		at = u.end + 1
+	}
+	return toks
+}
+
+// joinPhrases writes the phrases of the lexicon as one token, and the
+// temporal negators ("no longer", "used to") as one negator.
+func joinPhrases(toks []tok) []tok {
+	out := toks[:0]
+	for i := 0; i < len(toks); {
+		if n, w, neg, temporal := phraseAt(toks, i); n > 0 {
+			t := toks[i]
+			t.end, t.w = toks[i+n-1].end, w
+			if neg {
+				t.kind, t.temporal = kNeg, temporal
+			}
+			out = append(out, t)
+			i += n
+			continue
+		}
+		out = append(out, toks[i])
+		i++
+	}
+	return out
+}
+
+func phraseAt(toks []tok, i int) (n int, w string, neg, temporal bool) {
+	match := func(words []string) bool {
+		if i+len(words) > len(toks) {
+			return false
+		}
+		for k, x := range words {
+			t := toks[i+k]
+			if t.kind == kSym || t.w != x || (k > 0 && t.before >= brkSegment) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range negPhrases {
+		if match(p.words) {
+			return len(p.words), strings.Join(p.words, " "), true, p.temporal
+		}
+	}
+	for _, p := range phrases {
+		if match(p.words) {
+			return len(p.words), p.as, false, false
+		}
+	}
+	return 0, "", false, false
+}
+
+// classify sets a word token's kind, stem and pole.
+func classify(toks []tok, i int) {
+	t := &toks[i]
+	if t.kind == kSym || t.kind == kNum || t.kind == kNeg {
+		return
+	}
+	w := t.w
+	if v, ok := numberWords[w]; ok && numberWordCounts(toks, i) {
+		t.kind, t.val, t.prec = kNum, v, 0.5
+		return
+	}
+	if (w == "last" || w == "first") && i+1 < len(toks) && timeWord(toks[i+1].w) {
+		t.kind = kStop
+		return
+	}
+	s := stem(w)
+	if p, ok := poles[s]; ok {
+		t.kind, t.stem, t.h, t.pole = kWord, s, hash(s), p
+		return
+	}
+	switch {
+	case negators[w]:
+		t.kind = kNeg
+	case stopWords[w]:
+		t.kind = kStop
+	case len(w) < 2 && !hasDigit(w):
+		t.kind = kStop
+	default:
+		t.kind, t.stem, t.h = kWord, s, hash(s)
+		t.ident = t.ident || hasDigit(w)
+	}
+}
+
+// numberWordCounts reports whether a number word counts something here:
+// "one" only before a unit ("one hour", "one in 40").
+func numberWordCounts(toks []tok, i int) bool {
+	if toks[i].w != "one" {
+		return true
+	}
+	if i+1 >= len(toks) {
+		return false
+	}
+	next := toks[i+1].w
+	_, unit := timeUnits[next]
+	return unit || next == "in"
+}
+
+func timeWord(w string) bool {
+	switch w {
+	case "week", "weeks", "month", "months", "year", "years", "night", "sprint", "quarter", "day", "days", "time", "release", "minute", "hour":
+		return true
+	}
+	return len(w) > 0 && isDigit(w[0])
+}
+
+// fold lower-cases a word.
+func fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(s)
+		}
+		if c >= 'A' && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+func startsUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) {
+			return true
+		}
+	}
+	return false
+}
