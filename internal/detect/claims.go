@@ -1,6 +1,10 @@
 package detect
 
-import "arbiter/model"
+import (
+	"math/bits"
+
+	"arbiter/model"
+)
 
 // compareClaims finds two claims about the same thing, one the negation of
 // the other: one negates it ("is not encrypted"), or says it with the
@@ -44,9 +48,14 @@ func opposed(a *Text, sa *segment, flipA int, b *Text, sb *segment, flipB int) (
 	both := sa.poles & sb.poles &^ (sa.mixed | sb.mixed)
 	diff := (sa.minus ^ sb.minus) & both
 	if diff != 0 || (flipA+flipB)%2 == 1 {
+		// a negator, or a negative term said of the subject that the other
+		// claim lacks, undoes the opposite: "not encrypted" and "encryption
+		// is disabled"
+		onlyA := bits.OnesCount64(sa.minus & sa.said &^ sa.mixed &^ both)
+		onlyB := bits.OnesCount64(sb.minus & sb.said &^ sb.mixed &^ both)
 		switch {
-		case sa.neg%2 != sb.neg%2:
-			return "", false // a negator undoes the opposite term
+		case (sa.neg+onlyA)%2 != (sb.neg+onlyB)%2:
+			return "", false
 		case diff&(sa.negated|sb.negated) == 0:
 			return SignalOpposites, true
 		case sa.temporal || sb.temporal:
@@ -54,7 +63,7 @@ func opposed(a *Text, sa *segment, flipA int, b *Text, sb *segment, flipB int) (
 		}
 		return SignalNegation, true
 	}
-	if sa.polarity() == sb.polarity() {
+	if (sa.polarity()+flipA)%2 == (sb.polarity()+flipB)%2 {
 		return "", false
 	}
 	if !a.negationShared(sa, sb) && !b.negationShared(sb, sa) {

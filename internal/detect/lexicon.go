@@ -21,7 +21,7 @@ const stopList = `a an the this that these those there here it its it's they the
 	what which who whom whose when where how why
 	get gets got make makes made take takes took come comes came go goes went gone
 	say says said see sees saw seen look looks put puts set more
-	etc e.g i.e vs versus like unlike
+	etc e.g i.e vs versus like unlike too according
 	whole part rest`
 
 // articles are skipped when looking for the word before another ("the
@@ -82,7 +82,6 @@ var opposites = [][2]string{
 	{"strong stronger", "weak weaker"},
 	{"easy easier", "hard harder difficult"},
 	{"stable reliable", "unstable flaky unreliable"},
-	{"build building", "buy buying bought purchase"},
 	{"keep keeps keeping retain continue", "remove removed removes deprecate deprecated retire retired sunset discontinue discontinued abandon"},
 	{"expensive costly", "cheap inexpensive"},
 	{"ahead", "behind"},

@@ -35,7 +35,7 @@ func (t *Text) subject(qi int) {
 		q.subjTok = append(q.subjTok, before.subjTok...)
 	}
 	for i := q.to; i < right; i++ {
-		if tk := t.toks[i]; (i > q.to && tk.before >= brkComma) || tk.w == "and" || tk.w == "while" {
+		if tk := t.toks[i]; tk.before >= brkComma || tk.w == "and" || tk.w == "while" {
 			break
 		}
 		t.addSubject(q, i)

@@ -45,6 +45,7 @@ type segment struct {
 	minus    uint64   // pairs said on their negative side; a negated positive term is negative
 	mixed    uint64   // pairs said on both sides: no side taken
 	negated  uint64   // pairs whose negative side a negator made ("not enabled")
+	said     uint64   // pairs said of the subject after a copula ("encryption is disabled")
 	neg      int      // negators of other words
 	negAt    []int    // their tokens
 	temporal bool     // a negator saying the claim changed ("no longer")
@@ -188,6 +189,9 @@ func (t *Text) fill(s *segment) {
 			} else {
 				plus |= bit
 			}
+			if t.predicative(i, s.from) {
+				s.said |= bit
+			}
 			s.set = append(s.set, poleHash(g))
 			continue
 		}
@@ -198,6 +202,26 @@ func (t *Text) fill(s *segment) {
 	}
 	s.mixed = s.minus & plus
 	s.set = sortedSet(s.set)
+}
+
+// copulas say a term of their subject.
+var copulas = wordSet(`is are was were be been being stays stay remains remain become becomes seems seem`)
+
+// predicative reports whether the word at i is said of the subject after a
+// copula ("is disabled", "is not safe"), rather than naming a thing ("the
+// broken invoice").
+func (t *Text) predicative(i, from int) bool {
+	for j := i - 1; j >= from && j >= i-3; j-- {
+		tk := t.toks[j]
+		switch {
+		case copulas[tk.w]:
+			return true
+		case tk.kind == kStop || tk.kind == kNeg:
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // head is the word a negator at i negates: the first content word after
