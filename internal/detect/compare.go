@@ -133,7 +133,7 @@ func compareQuantities(a, b *Text, p params) Finding {
 		}
 		for j := range b.quants {
 			qb := &b.quants[j]
-			if qb.past || !comparable(a, qa, b, qb) {
+			if qb.past || !ofOneKind(a, qa, b, qb) {
 				continue
 			}
 			sim := subjectOverlap(a, qa, b, qb)
@@ -148,7 +148,7 @@ func compareQuantities(a, b *Text, p params) Finding {
 				sim = math.Min(1, sim+0.15)
 			}
 			score := sim * (0.85 + 0.15*math.Min(1, d/0.3))
-			if score <= best.Score {
+			if score <= best.Score || contrasted(a, qa.subjTok, b, qb.subjTok) {
 				continue
 			}
 			f := Finding{Signal: SignalQuantity, Score: score, DetectedBy: model.DetectedLogical,
@@ -163,10 +163,10 @@ func compareQuantities(a, b *Text, p params) Finding {
 	return best
 }
 
-// comparable reports whether two values may be values of one quantity:
+// ofOneKind reports whether two values may be values of one quantity:
 // of one family, both measures or both labels, and labels only when their
 // segments state no measure (a version or a date is then the claim).
-func comparable(a *Text, qa *quantity, b *Text, qb *quantity) bool {
+func ofOneKind(a *Text, qa *quantity, b *Text, qb *quantity) bool {
 	if qa.fam != qb.fam || qa.label != qb.label {
 		return false
 	}
@@ -177,14 +177,15 @@ func comparable(a *Text, qa *quantity, b *Text, qb *quantity) bool {
 }
 
 // subjectOverlap is how surely two values are of one quantity: the overlap
-// of the words around them, nothing when the words contrast.
+// of the words around them (whether they contrast is asked after, being
+// dearer).
 func subjectOverlap(a *Text, qa *quantity, b *Text, qb *quantity) float64 {
 	sim, _ := overlap(qa.subj, qb.subj)
-	if sim == 0 || contrasted(a, qa.subjTok, b, qb.subjTok) {
+	if sim == 0 {
 		return 0
 	}
 	for _, i := range qa.subjTok {
-		if tk := a.toks[i]; (tk.ident || tk.caps) && has(qb.subj, a.wordHash(i)) {
+		if tk := a.toks[i]; (tk.is(fIdent) || tk.is(fCaps)) && has(qb.subj, a.wordHash(i)) {
 			sim = math.Min(1, sim+0.15) // a shared name: "SEC-412", "Frankfurt"
 			break
 		}

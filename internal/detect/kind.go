@@ -48,8 +48,8 @@ func (t *Text) segCues(s *segment) cueSet { return t.cues(s.from, s.to) }
 func (t *Text) sentenceCues(seg *segment) cueSet {
 	sent := seg.sent
 	from, to := -1, 0
-	for _, s := range t.segs {
-		if s.sent == sent {
+	for k := range t.segs {
+		if s := &t.segs[k]; s.sent == sent {
 			if from < 0 {
 				from = s.from
 			}
@@ -57,7 +57,7 @@ func (t *Text) sentenceCues(seg *segment) cueSet {
 		}
 	}
 	c := t.cues(from, to)
-	if imperativeSet[t.toks[from].w] && t.toks[from].upper {
+	if imperativeSet[t.toks[from].w] && t.toks[from].is(fUpper) {
 		c |= cueOfStrategy
 	}
 	return c

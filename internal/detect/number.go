@@ -64,14 +64,16 @@ func parseNumber(t *tok) {
 	switch {
 	case isDateLiteral(w):
 		d, _ := time.Parse("2006-01-02", w)
-		t.kind, t.date, t.val, t.prec = kNum, true, float64(d.Unix()/86400), 0.5
+		t.kind, t.val, t.prec, t.sfx = kNum, float64(d.Unix()/86400), 0.5, uint8(len(w))
+		t.mark(fDate, true)
 		return
 	case strings.Count(w, ":") == 1:
 		h, m, ok := strings.Cut(w, ":")
 		hh, err1 := strconv.Atoi(h)
 		mm, err2 := strconv.Atoi(m)
 		if ok && err1 == nil && err2 == nil && hh < 24 && mm < 60 && len(m) == 2 {
-			t.kind, t.clock, t.val, t.prec = kNum, true, float64(hh*60+mm), 0.5
+			t.kind, t.val, t.prec, t.sfx = kNum, float64(hh*60+mm), 0.5, uint8(len(w))
+			t.mark(fClock, true)
 			return
 		}
 	}
@@ -82,10 +84,11 @@ func parseNumber(t *tok) {
 	lit, suffix := strings.ReplaceAll(w[:i], ",", ""), w[i:]
 	v, err := strconv.ParseFloat(lit, 64)
 	if err != nil || strings.Count(lit, ".") > 1 || !knownSuffix(suffix) {
-		t.kind, t.ident = kWord, true
+		t.kind = kWord
+		t.mark(fIdent, true)
 		return
 	}
-	t.kind, t.val, t.prec, t.suffix = kNum, v, precision(lit), suffix
+	t.kind, t.val, t.prec, t.sfx = kNum, v, float32(precision(lit)), uint8(min(i, 255))
 }
 
 // knownSuffix reports whether letters glued to a number are a unit, a

@@ -25,17 +25,22 @@ type quantity struct {
 	subjTok  []int    // their tokens
 	borrowed bool     // subj was taken from the whole sentence
 	key      uint32   // what it counts ("engineers") or the word after it ("CAGR", "of traffic")
+	labels   []int    // the labels beside it (indexes in quants)
 }
 
 // quantities finds the values each segment states.
 func (t *Text) quantities() {
-	for k, s := range t.segs {
+	for k := range t.segs {
+		s := &t.segs[k]
 		if s.question {
 			continue
 		}
 		for i := s.from; i < s.to; i++ {
 			if t.used[i] {
 				continue
+			}
+			if len(t.quants) >= maxQuantities {
+				break
 			}
 			if q, ok := t.quantityAt(k, i); ok {
 				t.quants = append(t.quants, q)
@@ -44,8 +49,14 @@ func (t *Text) quantities() {
 	}
 	for qi := range t.quants {
 		t.subject(qi)
-		if !t.quants[qi].label {
-			t.segs[t.quants[qi].seg].quants++
+		q := &t.quants[qi]
+		if !q.label {
+			t.segs[q.seg].quants++
+		}
+		for li := range t.quants {
+			if l := &t.quants[li]; l.label && li != qi && t.beside(l.seg, q.seg) && len(q.labels) < 4 {
+				q.labels = append(q.labels, li)
+			}
 		}
 	}
 }
@@ -60,16 +71,16 @@ func (t *Text) quantityAt(k, i int) (quantity, bool) {
 	if tk.kind == kWord && (tk.w == "half" || tk.w == "third" || tk.w == "quarter") {
 		return t.fractionAt(k, i)
 	}
-	if tk.kind != kNum || tk.date || tk.clock {
+	if tk.kind != kNum || tk.is(fDate) || tk.is(fClock) {
 		return quantity{}, false
 	}
-	q := quantity{seg: k, from: i, to: i + 1, val: tk.val, prec: tk.prec, fam: "bare"}
+	q := quantity{seg: k, from: i, to: i + 1, val: tk.val, prec: float64(tk.prec), fam: "bare"}
 	t.used[i] = true
 	scale := 1.0
-	switch sfx := tk.suffix; {
-	case sfx == "m" && tk.upperEnd, sfx == "mn", sfx == "mm":
+	switch sfx := tk.suffix(); {
+	case sfx == "m" && tk.is(fUpperEnd), sfx == "mn", sfx == "mm":
 		scale = 1e6
-	case sfx == "b" && tk.upperEnd, sfx == "bn":
+	case sfx == "b" && tk.is(fUpperEnd), sfx == "bn":
 		scale = 1e9
 	case sfx == "k":
 		scale = 1e3
@@ -111,8 +122,8 @@ func (t *Text) quantityAt(k, i int) (quantity, bool) {
 	t.rangeAfter(&q, s.to, scale)
 	if q.fam == "bare" || (strings.HasPrefix(q.fam, "count:") && q.per == 0) {
 		// "Go 1.21", "Safari 16", "Node 16 runtime": a name and its version
-		if prev := i - 1; prev >= s.from && (t.toks[prev].kind == kWord && t.toks[prev].upper || t.toks[prev].kind == kStop && t.toks[prev].caps) && t.toks[i].before == brkNone &&
-			tk.suffix == "" && !t.used[prev] && q.lo == q.hi && q.slack == 0 {
+		if prev := i - 1; prev >= s.from && (t.toks[prev].kind == kWord && t.toks[prev].is(fUpper) || t.toks[prev].kind == kStop && t.toks[prev].is(fCaps)) && t.toks[i].before == brkNone &&
+			tk.suffix() == "" && !t.used[prev] && q.lo == q.hi && q.slack == 0 {
 			q.fam, q.label, q.prec, q.to = "ver:"+t.toks[prev].w, true, 0, i+1
 		}
 	}
@@ -252,10 +263,10 @@ func (t *Text) giveOrTake(k, i int, q quantity) bool {
 
 // bounds are the words before a number that make it a bound.
 var (
-	upperBounds = []string{"under", "below", "<", "≤", "within", "max", "maximum", "up to", "less than", "fewer than", "at most",
-		"no more than", "not more than", "lower than", "no higher than", "shorter than"}
-	lowerBounds = []string{"over", "above", ">", "≥", "more than", "at least", "exceeds", "exceeding", "exceed", "minimum",
-		"greater than", "higher than", "longer than", "no less than", "no fewer than", "beyond"}
+	upperBounds = fieldsOf("under", "below", "<", "≤", "within", "max", "maximum", "up to", "less than", "fewer than", "at most",
+		"no more than", "not more than", "lower than", "no higher than", "shorter than")
+	lowerBounds = fieldsOf("over", "above", ">", "≥", "more than", "at least", "exceeds", "exceeding", "exceed", "minimum",
+		"greater than", "higher than", "longer than", "no less than", "no fewer than", "beyond")
 	approxWords = map[string]bool{"about": true, "around": true, "roughly": true, "approximately": true, "approx": true,
 		"nearly": true, "almost": true, "some": true, "circa": true, "~": true, "≈": true, "estimated": true}
 )
@@ -289,7 +300,7 @@ func (t *Text) prefix(q *quantity, start int) {
 			q.past = true
 		case (w == "was" || w == "were") && t.nowAfter(q.to, sentEnd):
 			q.past = true
-		case t.toks[j].kind == kNeg && t.toks[j].temporal && w != "no longer":
+		case t.toks[j].kind == kNeg && t.toks[j].is(fTemporal) && w != "no longer":
 			q.past = true
 		}
 	}
@@ -301,9 +312,16 @@ func (t *Text) prefix(q *quantity, start int) {
 	}
 }
 
-func (t *Text) boundBefore(i, start int, bounds []string) (int, int) {
-	for _, b := range bounds {
-		words := strings.Fields(b)
+func fieldsOf(phrases ...string) [][]string {
+	out := make([][]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = strings.Fields(p)
+	}
+	return out
+}
+
+func (t *Text) boundBefore(i, start int, bounds [][]string) (int, int) {
+	for _, words := range bounds {
 		j := i - len(words)
 		if j < start {
 			continue
@@ -398,23 +416,23 @@ func (t *Text) labelAt(k, i int) (quantity, bool) {
 	tk := t.toks[i]
 	q := quantity{seg: k, from: i, to: i + 1, label: true}
 	switch {
-	case tk.kind == kNum && tk.date:
+	case tk.kind == kNum && tk.is(fDate):
 		q.fam, q.val = "date", tk.val
 		q.val = monthDay(tk.w)
-	case tk.kind == kNum && tk.clock:
+	case tk.kind == kNum && tk.is(fClock):
 		q.fam, q.val = "clock", tk.val
-	case tk.kind == kNum && tk.suffix == "" && tk.val >= 1990 && tk.val <= 2100 && tk.val == math.Trunc(tk.val) &&
+	case tk.kind == kNum && tk.suffix() == "" && tk.val >= 1990 && tk.val <= 2100 && tk.val == math.Trunc(tk.val) &&
 		!strings.ContainsAny(t.content[tk.start:tk.end], ",."):
 		q.fam, q.val = "year", tk.val
-	case tk.kind == kWord && months[tk.w] != 0 && tk.upper && i+1 < t.segs[k].to && t.toks[i+1].kind == kNum &&
+	case tk.kind == kWord && months[tk.w] != 0 && tk.is(fUpper) && i+1 < t.segs[k].to && t.toks[i+1].kind == kNum &&
 		t.toks[i+1].val >= 1 && t.toks[i+1].val <= 31:
 		q.fam, q.val, q.to = "date", float64(months[tk.w]*32)+t.toks[i+1].val, i+2
-	case tk.kind == kNum && (tk.suffix == "th" || tk.suffix == "st" || tk.suffix == "nd" || tk.suffix == "rd") &&
+	case tk.kind == kNum && (tk.suffix() == "th" || tk.suffix() == "st" || tk.suffix() == "nd" || tk.suffix() == "rd") &&
 		i+2 < t.segs[k].to && t.toks[i+1].w == "of" && months[t.toks[i+2].w] != 0:
 		q.fam, q.val, q.to = "date", float64(months[t.toks[i+2].w]*32)+tk.val, i+3
-	case tk.kind == kNum && tk.suffix == "th" && i+1 < t.segs[k].to && t.toks[i+1].w == "percentile":
+	case tk.kind == kNum && tk.suffix() == "th" && i+1 < t.segs[k].to && t.toks[i+1].w == "percentile":
 		q.fam, q.val, q.to = "percentile", tk.val, i+2
-	case tk.kind == kWord && tk.ident:
+	case tk.kind == kWord && tk.is(fIdent):
 		fam, v, ok := labelWord(tk.w)
 		if !ok {
 			return q, false

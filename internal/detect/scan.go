@@ -1,14 +1,22 @@
 package detect
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// maxScan is how much of a unit's content is read: a claim is made in the
-// first few paragraphs; a long document's later sections are not compared
-// (they would cost more than the signal they add).
-const maxScan = 16 << 10
+// Bounds on what is read of a unit, so that comparing two units costs
+// little whatever their size: a claim is made in the first paragraphs; a
+// long document's later sections are not compared (they would cost more
+// than the signal they add).
+const (
+	maxScan       = 16 << 10 // bytes of content
+	maxTokens     = 600      // tokens read
+	maxQuantities = 64       // values compared
+	maxSubject    = 24       // words around a value
+	maxNegators   = 8        // negators of a claim looked at
+)
 
 // brk is the strength of a boundary between two tokens.
 type brk uint8
@@ -53,13 +61,20 @@ func (sc *scanner) emit(start, end int, sym rune) {
 	sc.pending, sc.pendQ, sc.pendC = brkNone, false, false
 }
 
-func scan(s string) []raw {
+// rawBuffers keep the scanner's output between reads: it is only needed
+// until the tokens are read from it.
+var rawBuffers = sync.Pool{New: func() any { return &scanner{out: make([]raw, 0, 256)} }}
+
+// scan cuts s into raw tokens. The slice is the scanner's: give the
+// scanner back with rawBuffers.Put when done with it.
+func scan(s string) *scanner {
 	if len(s) > maxScan {
 		s = s[:maxScan]
 	}
-	sc := &scanner{s: s, out: make([]raw, 0, len(s)/5+4)}
+	sc := rawBuffers.Get().(*scanner)
+	sc.s, sc.out, sc.pending, sc.pendQ, sc.pendC = s, sc.out[:0], brkNone, false, false
 	lineStart := true
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && len(sc.out) < maxTokens; {
 		c := s[i]
 		if lineStart {
 			if j, ok := sc.lineStart(i); ok {
@@ -131,7 +146,7 @@ func scan(s string) []raw {
 			i += n
 		}
 	}
-	return sc.out
+	return sc
 }
 
 // lineStart skips what opens a markdown line: a fenced code block (to its

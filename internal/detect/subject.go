@@ -43,7 +43,8 @@ func (t *Text) subject(qi int) {
 	if len(q.subjTok) < 2 {
 		q.borrowed = true
 		sent := s.sent
-		for _, o := range t.segs {
+		for k := range t.segs {
+			o := &t.segs[k]
 			if o.sent != sent {
 				continue
 			}
@@ -80,7 +81,7 @@ func (t *Text) keyOf(q *quantity, end int) uint32 {
 
 func (t *Text) addSubject(q *quantity, i int) {
 	tk := t.toks[i]
-	if tk.kind != kWord || t.used[i] {
+	if tk.kind != kWord || t.used[i] || len(q.subjTok) >= maxSubject {
 		return
 	}
 	h := tk.h
@@ -179,6 +180,24 @@ func (t *Text) wordHash(i int) uint32 {
 // there is none: a break, a number, another kind of word between, or an
 // opposite term.
 func (t *Text) neighbour(i, side int) int {
+	if side < 0 {
+		return int(t.nbr[i][0])
+	}
+	return int(t.nbr[i][1])
+}
+
+// neighbours finds every word's neighbours once (see neighbour).
+func (t *Text) neighbours() {
+	t.nbr = make([][2]int32, len(t.toks))
+	for i, tk := range t.toks {
+		t.nbr[i] = [2]int32{-1, -1}
+		if tk.kind == kWord {
+			t.nbr[i] = [2]int32{int32(t.findNeighbour(i, -1)), int32(t.findNeighbour(i, 1))}
+		}
+	}
+}
+
+func (t *Text) findNeighbour(i, side int) int {
 	prep := false
 	for j, prev := i+side, i; j >= 0 && j < len(t.toks); j, prev = j+side, j {
 		if t.toks[max(prev, j)].before >= brkComma || t.used[j] {
@@ -206,12 +225,10 @@ func (t *Text) neighbour(i, side int) int {
 // joins to it. Two values are of one quantity only when no label of one
 // kind differs ("p50" against "p99", "Q3" against "Q4").
 func (t *Text) labelsAgree(q *quantity, o *Text, p *quantity) bool {
-	for _, l := range t.quants {
-		if !l.label || l.from == q.from || !t.beside(l.seg, q.seg) {
-			continue
-		}
-		for _, m := range o.quants {
-			if m.label && m.from != p.from && o.beside(m.seg, p.seg) && l.fam == m.fam && l.val != m.val {
+	for _, li := range q.labels {
+		l := &t.quants[li]
+		for _, mi := range p.labels {
+			if m := &o.quants[mi]; l.fam == m.fam && l.val != m.val {
 				return false
 			}
 		}
@@ -222,7 +239,7 @@ func (t *Text) labelsAgree(q *quantity, o *Text, p *quantity) bool {
 // beside reports whether segment k is segment q's, or the one before it
 // when a colon joins them.
 func (t *Text) beside(k, q int) bool {
-	return k == q || (k == q-1 && t.toks[t.segs[q].from].colon && t.segs[k].sent == t.segs[q].sent)
+	return k == q || (k == q-1 && t.toks[t.segs[q].from].is(fColon) && t.segs[k].sent == t.segs[q].sent)
 }
 
 func abs(n int) int {

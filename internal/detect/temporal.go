@@ -31,7 +31,8 @@ var (
 // findChanges finds the change statements of each sentence.
 func findChanges(t *Text) []change {
 	var out []change
-	for k, s := range t.segs {
+	for k := range t.segs {
+		s := &t.segs[k]
 		if s.question {
 			continue
 		}
@@ -156,7 +157,7 @@ func (t *Text) distinctive(k, from, to int) []uint32 {
 	var names []uint32
 	for i := from; i < to; i++ {
 		tk := t.toks[i]
-		if tk.kind == kWord && tk.pole.group == 0 && (tk.ident || tk.caps || tk.upperEnd || containsUnderscore(tk.w)) {
+		if tk.kind == kWord && tk.pole.group == 0 && (tk.is(fIdent) || tk.is(fCaps) || tk.is(fUpperEnd) || containsUnderscore(tk.w)) {
 			names = append(names, tk.h)
 		}
 	}
@@ -185,7 +186,8 @@ func (t *Text) values(from, to int) []uint32 {
 func (t *Text) context(k int, c change) []uint32 {
 	var out []uint32
 	sent := t.segs[k].sent
-	for _, s := range t.segs {
+	for k := range t.segs {
+		s := &t.segs[k]
 		if s.sent != sent {
 			continue
 		}
@@ -212,7 +214,8 @@ func compareChanges(a, b *Text, p params) Finding {
 
 func changeEvidence(holder, other *Text, holderLater bool) Finding {
 	var best Finding
-	for _, c := range holder.changes {
+	for ci := range holder.changes {
+		c := &holder.changes[ci]
 		for k := range other.segs {
 			so := &other.segs[k]
 			if so.question || so.neg%2 == 1 || len(so.set) == 0 || other.changesIn(k) {
@@ -241,7 +244,7 @@ func changeEvidence(holder, other *Text, holderLater bool) Finding {
 
 // changeScore is how surely a claim states what a change replaced: it
 // names the old, not the new, and shares the change's context.
-func changeScore(c change, so *segment, other *Text, k int) float64 {
+func changeScore(c *change, so *segment, other *Text, k int) float64 {
 	if countShared(so.set, c.news) > 0 {
 		return 0 // it says the new already
 	}
@@ -264,7 +267,8 @@ func changeScore(c change, so *segment, other *Text, k int) float64 {
 
 // changesIn reports whether segment k states a change itself.
 func (t *Text) changesIn(k int) bool {
-	for _, c := range t.changes {
+	for ci := range t.changes {
+		c := &t.changes[ci]
 		if c.seg == k {
 			return true
 		}
@@ -277,7 +281,7 @@ func (t *Text) changesIn(k int) bool {
 func (t *Text) statesValue(k int) bool {
 	s := t.segs[k]
 	for i := s.from; i < s.to; i++ {
-		if tk := t.toks[i]; tk.ident || tk.kind == kNum || (tk.caps && tk.kind == kWord) {
+		if tk := t.toks[i]; tk.is(fIdent) || tk.kind == kNum || (tk.is(fCaps) && tk.kind == kWord) {
 			return true
 		}
 	}

@@ -22,16 +22,18 @@ type Input struct {
 // Text is a unit read once for every comparison it takes part in. It is
 // immutable, so one Text may be compared from many goroutines.
 type Text struct {
-	content  string
-	unitType model.UnitType
-	toks     []tok
-	used     []bool // tokens a quantity consumed (numbers, units, bounds)
-	segs     []segment
-	joined   []segment // a segment and the one after its colon, read as one claim
-	quants   []quantity
-	changes  []change
-	words    []uint32 // every content word of the unit, sorted, distinct
-	purpose  []uint32 // the purpose's content words, sorted, distinct
+	content     string
+	unitType    model.UnitType
+	toks        []tok
+	used        []bool     // tokens a quantity consumed (numbers, units, bounds)
+	nbr         [][2]int32 // each word's neighbours before and after (see neighbour)
+	segs        []segment
+	joined      []segment // a segment and the one after its colon, read as one claim
+	quants      []quantity
+	changes     []change
+	words       []uint32 // every content word of the unit, sorted, distinct
+	purpose     []uint32 // the purpose's content words, sorted, distinct
+	purposeToks []tok
 }
 
 // segment is one claim: a sentence, or the part of one between semicolons,
@@ -74,6 +76,7 @@ func Analyse(in Input) *Text {
 	t.quantities()
 	t.joinColons()
 	t.fillSegments()
+	t.neighbours()
 	t.changes = findChanges(t)
 	for _, tk := range t.toks {
 		if tk.kind == kWord {
@@ -81,9 +84,10 @@ func Analyse(in Input) *Text {
 		}
 	}
 	t.words = sortedSet(t.words)
-	for _, tk := range read(in.Purpose) {
-		if tk.kind == kWord || (tk.kind == kNum && tk.ident) {
-			t.purpose = append(t.purpose, hash(stem(tk.w)))
+	t.purposeToks = read(in.Purpose)
+	for _, tk := range t.purposeToks {
+		if tk.kind == kWord {
+			t.purpose = append(t.purpose, tk.h)
 		}
 	}
 	t.purpose = sortedSet(t.purpose)
@@ -95,6 +99,7 @@ func (t *Text) Content() string { return t.content }
 
 // segment cuts the tokens into claims.
 func (t *Text) segment() {
+	t.segs = make([]segment, 0, len(t.toks)/8+1)
 	from, sent := 0, 0
 	for i := 1; i <= len(t.toks); i++ {
 		if i < len(t.toks) && t.toks[i].before < brkSegment && !contrast(t.toks[i].w) {
@@ -102,7 +107,7 @@ func (t *Text) segment() {
 		}
 		t.segs = append(t.segs, segment{from: from, to: i, sent: sent})
 		if i < len(t.toks) && t.toks[i].before >= brkSentence {
-			if t.toks[i].question {
+			if t.toks[i].is(fQuestion) {
 				t.markQuestion(sent)
 			}
 			sent++
@@ -132,7 +137,7 @@ func contrast(w string) bool {
 func (t *Text) joinColons() {
 	for k := 1; k < len(t.segs); k++ {
 		prev, s := t.segs[k-1], t.segs[k]
-		if t.toks[s.from].colon && s.sent == prev.sent && !s.question {
+		if t.toks[s.from].is(fColon) && s.sent == prev.sent && !s.question {
 			t.joined = append(t.joined, segment{from: prev.from, to: s.to, sent: s.sent})
 		}
 	}
@@ -159,19 +164,21 @@ func (t *Text) fillSegments() {
 
 func (t *Text) fill(s *segment) {
 	var plus uint64
-	negatedAt := map[int]bool{}
+	var negatedAt []int // opposite terms a negator negates
 	for i := s.from; i < s.to; i++ {
 		tk := t.toks[i]
 		if tk.kind != kNeg || t.used[i] {
 			continue
 		}
-		s.temporal = s.temporal || tk.temporal
+		s.temporal = s.temporal || tk.is(fTemporal)
 		if h := t.head(i, s.to); h >= 0 && t.toks[h].pole.group != 0 {
-			negatedAt[h] = !negatedAt[h]
+			negatedAt = append(negatedAt, h)
 			continue
 		}
 		s.neg++
-		s.negAt = append(s.negAt, i)
+		if len(s.negAt) < maxNegators {
+			s.negAt = append(s.negAt, i)
+		}
 	}
 	for i := s.from; i < s.to; i++ {
 		tk := t.toks[i]
@@ -181,9 +188,10 @@ func (t *Text) fill(s *segment) {
 		if g := tk.pole.group; g != 0 {
 			bit := uint64(1) << g
 			s.poles |= bit
-			if tk.pole.minus != negatedAt[i] {
+			negated := countOf(negatedAt, i)%2 == 1
+			if tk.pole.minus != negated {
 				s.minus |= bit
-				if negatedAt[i] {
+				if negated {
 					s.negated |= bit
 				}
 			} else {
@@ -222,6 +230,16 @@ func (t *Text) predicative(i, from int) bool {
 		}
 	}
 	return false
+}
+
+func countOf(s []int, x int) int {
+	n := 0
+	for _, v := range s {
+		if v == x {
+			n++
+		}
+	}
+	return n
 }
 
 // head is the word a negator at i negates: the first content word after

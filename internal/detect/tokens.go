@@ -21,44 +21,73 @@ const (
 type tok struct {
 	start, end int32 // bytes of the content
 	w          string
-	stem       string // for kWord: the compared form
-	h          uint32 // hash of stem
+	stem       string  // for kWord: the compared form
+	val        float64 // for kNum: its value
+	h          uint32  // hash of stem
+	prec       float32 // for kNum: half the place of the last digit written
 	kind       kind
 	before     brk
-	pole       pole // a side of a pair of opposites (group 0: none)
-	temporal   bool // a negator saying the claim changed ("no longer")
-	ident      bool // a word with digits: db-eu-2, p99, v3, sec-412
-	caps       bool // written with a capital letter inside a sentence
-	upper      bool // its first letter is a capital, wherever it stands
-	upperEnd   bool // its last letter is a capital ("300M", "$4B")
-	question   bool // the sentence before it ended with a question mark
-	colon      bool // a colon stands before it
-	val        float64
-	prec       float64 // half the place of the last digit written
-	date       bool    // a yyyy-mm-dd date: val is days, prec 0.5
-	clock      bool    // a time of day (14:02): val is minutes
-	suffix     string  // letters glued to a number: "ms" of "40ms"
+	pole       pole  // a side of a pair of opposites (group 0: none)
+	sfx        uint8 // for kNum: where the letters glued to it start in w ("ms" of "40ms")
+	flags      flag
+}
+
+// flag is what else a token is.
+type flag uint16
+
+const (
+	fTemporal flag = 1 << iota // a negator saying the claim changed ("no longer")
+	fIdent                     // a word with digits: db-eu-2, p99, v3, sec-412
+	fCaps                      // written with a capital letter inside a sentence
+	fUpper                     // its first letter is a capital, wherever it stands
+	fUpperEnd                  // its last letter is a capital ("300M", "$4B")
+	fQuestion                  // the sentence before it ended with a question mark
+	fColon                     // a colon stands before it
+	fDate                      // a yyyy-mm-dd date: val is days
+	fClock                     // a time of day (14:02): val is minutes
+)
+
+func (t *tok) is(f flag) bool { return t.flags&f != 0 }
+
+func (t *tok) mark(f flag, on bool) {
+	if on {
+		t.flags |= f
+	} else {
+		t.flags &^= f
+	}
+}
+
+// suffix is the letters glued to a number.
+func (t *tok) suffix() string {
+	if t.kind != kNum || int(t.sfx) >= len(t.w) {
+		return ""
+	}
+	return t.w[t.sfx:]
 }
 
 // read turns content into tokens.
 func read(content string) []tok {
-	rs := scan(content)
-	toks := make([]tok, 0, len(rs)+len(rs)/8)
+	sc := scan(content)
+	defer rawBuffers.Put(sc)
+	rs := sc.out
+	toks := make([]tok, 0, len(rs)+len(rs)/8+1)
 	sentenceStart := true
 	for _, r := range rs {
 		if r.before >= brkSentence {
 			sentenceStart = true
 		}
 		text := content[r.start:r.end]
-		t := tok{start: r.start, end: r.end, before: r.before, question: r.question, colon: r.colon}
+		t := tok{start: r.start, end: r.end, before: r.before}
+		t.mark(fQuestion, r.question)
+		t.mark(fColon, r.colon)
 		if r.sym != 0 {
 			t.kind, t.w = kSym, string(r.sym)
 			toks = append(toks, t)
 			continue
 		}
-		t.upper = startsUpper(text)
-		t.caps = !sentenceStart && t.upper
-		t.upperEnd = text[len(text)-1] >= 'A' && text[len(text)-1] <= 'Z'
+		t.mark(fUpper, startsUpper(text))
+		t.mark(fCaps, !sentenceStart && t.is(fUpper))
+		t.mark(fUpperEnd, text[len(text)-1] >= 'A' && text[len(text)-1] <= 'Z')
 		sentenceStart = false
 		folded := fold(text)
 		if folded == "us" && text == "US" {
@@ -127,7 +156,8 @@ func appendCompound(toks []tok, t tok, w string) []tok {
 		toks = append(toks, n)
 		return appendParts(toks, t, parts[1:], n.end+1)
 	case hasDigit(w):
-		t.w, t.ident = w, true
+		t.w = w
+		t.mark(fIdent, true)
 		return append(toks, t)
 	}
 	for _, p := range prefixes {
@@ -148,7 +178,8 @@ func appendParts(toks []tok, t tok, parts []string, at int32) []tok {
 		u := t
 		u.w, u.start, u.end = p, at, at+int32(len(p))
 		if i > 0 || at != t.start {
-			u.before, u.caps = brkNone, false
+			u.before = brkNone
+			u.mark(fCaps, false)
 		}
 		toks = append(toks, u)
 		at = u.end + 1
@@ -165,7 +196,8 @@ func joinPhrases(toks []tok) []tok {
 			t := toks[i]
 			t.end, t.w = toks[i+n-1].end, w
 			if neg {
-				t.kind, t.temporal = kNeg, temporal
+				t.kind = kNeg
+				t.mark(fTemporal, temporal)
 			}
 			out = append(out, t)
 			i += n
@@ -177,7 +209,23 @@ func joinPhrases(toks []tok) []tok {
 	return out
 }
 
+// phraseFirst holds the first word of every phrase, so that most tokens
+// are passed over at once.
+var phraseFirst = map[string]bool{}
+
+func init() {
+	for _, p := range negPhrases {
+		phraseFirst[p.words[0]] = true
+	}
+	for _, p := range phrases {
+		phraseFirst[p.words[0]] = true
+	}
+}
+
 func phraseAt(toks []tok, i int) (n int, w string, neg, temporal bool) {
+	if toks[i].kind == kSym || !phraseFirst[toks[i].w] {
+		return 0, "", false, false
+	}
 	match := func(words []string) bool {
 		if i+len(words) > len(toks) {
 			return false
@@ -211,10 +259,21 @@ func classify(toks []tok, i int) {
 	}
 	w := t.w
 	if v, ok := numberWords[w]; ok && numberWordCounts(toks, i) {
-		t.kind, t.val, t.prec = kNum, v, 0.5
+		t.kind, t.val, t.prec, t.sfx = kNum, v, 0.5, uint8(min(len(w), 255))
 		return
 	}
 	if (w == "last" || w == "first") && i+1 < len(toks) && timeWord(toks[i+1].w) {
+		t.kind = kStop
+		return
+	}
+	switch {
+	case stopWords[w]:
+		t.kind = kStop
+		return
+	case negators[w]:
+		t.kind = kNeg
+		return
+	case len(w) < 2 && !hasDigit(w):
 		t.kind = kStop
 		return
 	}
@@ -224,15 +283,9 @@ func classify(toks []tok, i int) {
 		return
 	}
 	switch {
-	case negators[w]:
-		t.kind = kNeg
-	case stopWords[w]:
-		t.kind = kStop
-	case len(w) < 2 && !hasDigit(w):
-		t.kind = kStop
 	default:
 		t.kind, t.stem, t.h = kWord, s, hash(s)
-		t.ident = t.ident || hasDigit(w)
+		t.mark(fIdent, t.is(fIdent) || hasDigit(w))
 	}
 }
 
