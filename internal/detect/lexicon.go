@@ -151,6 +151,32 @@ const (
 	imperatives = `use block allow drop ship run start stop require keep split treat do don't avoid enable disable raise lower migrate adopt build buy hire move switch deprecate remove add expand`
 )
 
+// lexClass is the lists a word is in, looked up once per token.
+type lexClass uint16
+
+const (
+	lxStop lexClass = 1 << iota
+	lxNeg
+	lxNumber
+	lxMonth
+	lxChange
+	lxReplace
+	lxRetire
+	lxArticle
+	lxPreposition
+	lxCopula
+	lxPhrase // the first word of a phrase
+)
+
+// lexicon holds every listed word with its lists.
+var lexicon = map[string]lexClass{}
+
+func addClass(c lexClass, words ...string) {
+	for _, w := range words {
+		lexicon[w] |= c
+	}
+}
+
 func wordSet(list string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(list) {
@@ -174,6 +200,27 @@ var (
 )
 
 func init() {
+	for _, l := range []struct {
+		c lexClass
+		m map[string]bool
+	}{{lxStop, stopWords}, {lxNeg, negators}, {lxArticle, articles}, {lxPreposition, prepositions},
+		{lxChange, changeVerbs}, {lxReplace, replaceVerbs}, {lxRetire, retireWords}, {lxCopula, copulas}} {
+		for w := range l.m {
+			addClass(l.c, w)
+		}
+	}
+	for w := range numberWords {
+		addClass(lxNumber, w)
+	}
+	for w := range months {
+		addClass(lxMonth, w)
+	}
+	for _, p := range negPhrases {
+		addClass(lxPhrase, p.words[0])
+	}
+	for _, p := range phrases {
+		addClass(lxPhrase, p.words[0])
+	}
 	for i, pair := range opposites {
 		for side, list := range pair {
 			for _, w := range strings.Fields(list) {

@@ -424,11 +424,11 @@ func (t *Text) labelAt(k, i int) (quantity, bool) {
 	case tk.kind == kNum && tk.suffix() == "" && tk.val >= 1990 && tk.val <= 2100 && tk.val == math.Trunc(tk.val) &&
 		!strings.ContainsAny(t.content[tk.start:tk.end], ",."):
 		q.fam, q.val = "year", tk.val
-	case tk.kind == kWord && months[tk.w] != 0 && tk.is(fUpper) && i+1 < t.segs[k].to && t.toks[i+1].kind == kNum &&
+	case tk.kind == kWord && tk.lx&lxMonth != 0 && tk.is(fUpper) && i+1 < t.segs[k].to && t.toks[i+1].kind == kNum &&
 		t.toks[i+1].val >= 1 && t.toks[i+1].val <= 31:
 		q.fam, q.val, q.to = "date", float64(months[tk.w]*32)+t.toks[i+1].val, i+2
 	case tk.kind == kNum && (tk.suffix() == "th" || tk.suffix() == "st" || tk.suffix() == "nd" || tk.suffix() == "rd") &&
-		i+2 < t.segs[k].to && t.toks[i+1].w == "of" && months[t.toks[i+2].w] != 0:
+		i+2 < t.segs[k].to && t.toks[i+1].w == "of" && t.toks[i+2].lx&lxMonth != 0:
 		q.fam, q.val, q.to = "date", float64(months[t.toks[i+2].w]*32)+tk.val, i+3
 	case tk.kind == kNum && tk.suffix() == "th" && i+1 < t.segs[k].to && t.toks[i+1].w == "percentile":
 		q.fam, q.val, q.to = "percentile", tk.val, i+2

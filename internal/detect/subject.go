@@ -72,7 +72,7 @@ func (t *Text) keyOf(q *quantity, end int) uint32 {
 			return 0
 		case tk.kind == kWord:
 			return t.wordHash(j)
-		case !articles[tk.w] && !prepositions[tk.w]:
+		case tk.lx&(lxArticle|lxPreposition) == 0:
 			return 0
 		}
 	}
@@ -210,8 +210,8 @@ func (t *Text) findNeighbour(i, side int) int {
 				return -1
 			}
 			return j
-		case articles[tk.w] && abs(j-i) <= 3:
-		case side > 0 && prepositions[tk.w] && !prep:
+		case tk.lx&lxArticle != 0 && abs(j-i) <= 3:
+		case side > 0 && tk.lx&lxPreposition != 0 && !prep:
 			prep = true
 		default:
 			return -1

@@ -23,7 +23,7 @@ var (
 	changeVerbs = wordSet(`switched switch switches migrated migrate migrates moved move moves changed change changes
 		went cut upgraded upgrade downgraded shifted transitioned converted`)
 	replaceVerbs = wordSet(`replaced superseded replace supersede`)
-	retireWords  = wordSet(`deprecated deprecate retired sunset sunsetted discontinued decommissioned eol`)
+	retireWords  = wordSet(`deprecated deprecate deprecates retired retire retires sunset sunsetted discontinued decommissioned eol`)
 	// stopAt ends the words of what something changed to.
 	stopAt = wordSet(`for in at since after on by because with during as when and but so`)
 )
@@ -41,11 +41,11 @@ func findChanges(t *Text) []change {
 			var c change
 			ok := false
 			switch {
-			case changeVerbs[w]:
+			case t.toks[i].lx&lxChange != 0:
 				c, ok = t.changeFromTo(k, i)
-			case replaceVerbs[w]:
+			case t.toks[i].lx&lxReplace != 0:
 				c, ok = t.replaced(k, i)
-			case retireWords[w] || retireWords[t.toks[i].stem]:
+			case t.toks[i].lx&lxRetire != 0:
 				c, ok = t.retired(k, i)
 			case (w == "instead" || w == "rather") && i+1 < s.to && (t.toks[i+1].w == "of" || t.toks[i+1].w == "than"):
 				c, ok = change{seg: k, old: t.wordsIn(k, i+2, s.to, true), news: t.distinctive(k, s.from, i)}, true
@@ -140,7 +140,7 @@ func (t *Text) wordsIn(k, from, to int, names bool) []uint32 {
 	var out []uint32
 	for i := from; i < to; i++ {
 		tk := t.toks[i]
-		if tk.kind != kWord || tk.pole.group != 0 || changeVerbs[tk.w] || replaceVerbs[tk.w] || retireWords[tk.stem] || retireWords[tk.w] {
+		if tk.kind != kWord || tk.pole.group != 0 || tk.lx&(lxChange|lxReplace|lxRetire) != 0 {
 			continue
 		}
 		if !names && t.used[i] {

@@ -46,7 +46,7 @@ type segment struct {
 	poles    uint64   // the pairs of opposites it uses, a bit per pair
 	minus    uint64   // pairs said on their negative side; a negated positive term is negative
 	mixed    uint64   // pairs said on both sides: no side taken
-	negated  uint64   // pairs whose negative side a negator made ("not enabled")
+	negated  uint64   // pairs whose term a negator turned ("not enabled")
 	said     uint64   // pairs said of the subject after a copula ("encryption is disabled")
 	neg      int      // negators of other words
 	negAt    []int    // their tokens
@@ -189,11 +189,11 @@ func (t *Text) fill(s *segment) {
 			bit := uint64(1) << g
 			s.poles |= bit
 			negated := countOf(negatedAt, i)%2 == 1
+			if negated {
+				s.negated |= bit
+			}
 			if tk.pole.minus != negated {
 				s.minus |= bit
-				if negated {
-					s.negated |= bit
-				}
 			} else {
 				plus |= bit
 			}
@@ -222,7 +222,7 @@ func (t *Text) predicative(i, from int) bool {
 	for j := i - 1; j >= from && j >= i-3; j-- {
 		tk := t.toks[j]
 		switch {
-		case copulas[tk.w]:
+		case tk.lx&lxCopula != 0:
 			return true
 		case tk.kind == kStop || tk.kind == kNeg:
 		default:

@@ -30,6 +30,7 @@ type tok struct {
 	pole       pole  // a side of a pair of opposites (group 0: none)
 	sfx        uint8 // for kNum: where the letters glued to it start in w ("ms" of "40ms")
 	flags      flag
+	lx         lexClass // the word lists it is in
 }
 
 // flag is what else a token is.
@@ -95,6 +96,11 @@ func read(content string) []tok {
 		}
 		toks = appendWord(toks, t, folded)
 	}
+	for i := range toks {
+		if toks[i].kind != kSym {
+			toks[i].lx = lexicon[toks[i].w]
+		}
+	}
 	toks = joinPhrases(toks)
 	for i := range toks {
 		classify(toks, i)
@@ -105,7 +111,9 @@ func read(content string) []tok {
 // appendWord appends the tokens of one scanned word: a contraction gives
 // its verb and a negator, a compound its parts, a number its value.
 func appendWord(toks []tok, t tok, w string) []tok {
-	w = strings.ReplaceAll(w, "’", "'")
+	if strings.IndexByte(w, 0xe2) >= 0 { // the first byte of ’
+		w = strings.ReplaceAll(w, "’", "'")
+	}
 	if k := strings.IndexByte(w, '\''); k > 0 {
 		base, rest := w[:k], w[k+1:]
 		if rest == "t" && strings.HasSuffix(base, "n") {
@@ -190,11 +198,21 @@ func appendParts(toks []tok, t tok, parts []string, at int32) []tok {
 // joinPhrases writes the phrases of the lexicon as one token, and the
 // temporal negators ("no longer", "used to") as one negator.
 func joinPhrases(toks []tok) []tok {
-	out := toks[:0]
-	for i := 0; i < len(toks); {
+	first := -1
+	for i := range toks {
+		if toks[i].lx&lxPhrase != 0 {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return toks
+	}
+	out := toks[:first]
+	for i := first; i < len(toks); {
 		if n, w, neg, temporal := phraseAt(toks, i); n > 0 {
 			t := toks[i]
-			t.end, t.w = toks[i+n-1].end, w
+			t.end, t.w, t.lx = toks[i+n-1].end, w, lexicon[w]
 			if neg {
 				t.kind = kNeg
 				t.mark(fTemporal, temporal)
@@ -209,21 +227,8 @@ func joinPhrases(toks []tok) []tok {
 	return out
 }
 
-// phraseFirst holds the first word of every phrase, so that most tokens
-// are passed over at once.
-var phraseFirst = map[string]bool{}
-
-func init() {
-	for _, p := range negPhrases {
-		phraseFirst[p.words[0]] = true
-	}
-	for _, p := range phrases {
-		phraseFirst[p.words[0]] = true
-	}
-}
-
 func phraseAt(toks []tok, i int) (n int, w string, neg, temporal bool) {
-	if toks[i].kind == kSym || !phraseFirst[toks[i].w] {
+	if toks[i].kind == kSym || toks[i].lx&lxPhrase == 0 {
 		return 0, "", false, false
 	}
 	match := func(words []string) bool {
@@ -258,8 +263,8 @@ func classify(toks []tok, i int) {
 		return
 	}
 	w := t.w
-	if v, ok := numberWords[w]; ok && numberWordCounts(toks, i) {
-		t.kind, t.val, t.prec, t.sfx = kNum, v, 0.5, uint8(min(len(w), 255))
+	if t.lx&lxNumber != 0 && numberWordCounts(toks, i) {
+		t.kind, t.val, t.prec, t.sfx = kNum, numberWords[w], 0.5, uint8(min(len(w), 255))
 		return
 	}
 	if (w == "last" || w == "first") && i+1 < len(toks) && timeWord(toks[i+1].w) {
@@ -267,10 +272,10 @@ func classify(toks []tok, i int) {
 		return
 	}
 	switch {
-	case stopWords[w]:
+	case t.lx&lxStop != 0:
 		t.kind = kStop
 		return
-	case negators[w]:
+	case t.lx&lxNeg != 0:
 		t.kind = kNeg
 		return
 	case len(w) < 2 && !hasDigit(w):
