@@ -8,13 +8,14 @@ import (
 // Cache keeps read units, so that a unit compared again and again (a
 // frequent candidate, a scan's recent units) is read once. A unit's
 // content never changes once recorded, so its id is its key. It is safe
-// for concurrent use; it holds at most its size of units, dropping the
-// least recently used.
+// for concurrent use; it holds at most its budget of bytes of read units,
+// dropping the least recently used.
 type Cache struct {
-	mu    sync.Mutex
-	size  int
-	byKey map[string]*list.Element
-	lru   list.List // of *cached, most recent first
+	mu     sync.Mutex
+	budget int64
+	bytes  int64
+	byKey  map[string]*list.Element
+	lru    list.List // of *cached, most recent first
 }
 
 type cached struct {
@@ -22,10 +23,11 @@ type cached struct {
 	text *Text
 }
 
-// NewCache returns a cache of at most size units (a read unit of a few
-// hundred bytes holds about 5 KB).
-func NewCache(size int) *Cache {
-	return &Cache{size: max(1, size), byKey: map[string]*list.Element{}}
+// NewCache returns a cache that holds read units up to budget bytes (a
+// unit of a few hundred bytes takes about 5 KB read, a long document up to
+// 100 KB); it keeps the last unit read whatever its size.
+func NewCache(budget int64) *Cache {
+	return &Cache{budget: budget, byKey: map[string]*list.Element{}}
 }
 
 // Text returns the unit read under key, reading in if the cache has not
@@ -47,12 +49,22 @@ func (c *Cache) Text(key string, in Input) *Text {
 		return e.Value.(*cached).text
 	}
 	c.byKey[key] = c.lru.PushFront(&cached{key: key, text: t})
-	for c.lru.Len() > c.size {
+	c.bytes += t.size()
+	for c.bytes > c.budget && c.lru.Len() > 1 {
 		last := c.lru.Back()
 		c.lru.Remove(last)
-		delete(c.byKey, last.Value.(*cached).key)
+		old := last.Value.(*cached)
+		delete(c.byKey, old.key)
+		c.bytes -= old.text.size()
 	}
 	return t
+}
+
+// Bytes is what the units the cache holds take, by Text's estimate.
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
 }
 
 // Len is how many units the cache holds.

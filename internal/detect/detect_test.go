@@ -263,16 +263,17 @@ func TestRankHitsOrdersUnitsByTheRareTermsTheyShare(t *testing.T) {
 	}
 }
 
-func TestCacheReadsAUnitOnceAndKeepsItsSize(t *testing.T) {
-	c := NewCache(2)
+func TestCacheReadsAUnitOnceAndKeepsItsBudget(t *testing.T) {
+	one := analyse("p99 is 40 ms").size()
+	c := NewCache(2*one + one/2)
 	a := c.Text("mem-1", Input{Content: "p99 is 40 ms"})
 	if again := c.Text("mem-1", Input{Content: "ignored: mem-1 is read already"}); again != a {
 		t.Error("mem-1 read twice")
 	}
-	c.Text("mem-2", Input{Content: "b"})
-	c.Text("mem-3", Input{Content: "c"})
-	if c.Len() != 2 {
-		t.Errorf("%d units kept, want 2", c.Len())
+	c.Text("mem-2", Input{Content: "p99 is 41 ms"})
+	c.Text("mem-3", Input{Content: "p99 is 42 ms"})
+	if c.Len() != 2 || c.Bytes() > 2*one+one/2 {
+		t.Errorf("%d units kept in %d bytes, want 2 in at most %d", c.Len(), c.Bytes(), 2*one+one/2)
 	}
 	if again := c.Text("mem-1", Input{Content: "read again"}); again == a || again.Content() != "read again" {
 		t.Error("mem-1, the least recently used, was not dropped")

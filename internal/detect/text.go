@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"arbiter/model"
 )
@@ -96,6 +97,22 @@ func Analyse(in Input) *Text {
 
 // Content is the text the unit was read from (its first 16 KiB).
 func (t *Text) Content() string { return t.content }
+
+// size estimates the bytes a read unit holds, its content aside (the
+// content is the unit's own string).
+func (t *Text) size() int64 {
+	n := unsafe.Sizeof(*t) + uintptr(cap(t.toks))*unsafe.Sizeof(tok{}) + uintptr(cap(t.used)) +
+		uintptr(cap(t.nbr))*8 + uintptr(cap(t.segs)+cap(t.joined))*unsafe.Sizeof(segment{}) +
+		uintptr(cap(t.quants))*unsafe.Sizeof(quantity{}) + uintptr(cap(t.words)+cap(t.purpose))*4 +
+		uintptr(cap(t.purposeToks))*unsafe.Sizeof(tok{})
+	for i := range t.segs {
+		n += uintptr(cap(t.segs[i].set))*4 + uintptr(cap(t.segs[i].alts))*8 + uintptr(cap(t.segs[i].negAt))*8
+	}
+	for i := range t.quants {
+		n += uintptr(cap(t.quants[i].subj))*4 + uintptr(cap(t.quants[i].subjTok))*8
+	}
+	return int64(n)
+}
 
 // segment cuts the tokens into claims.
 func (t *Text) segment() {
