@@ -118,8 +118,7 @@ func (d Detector) Score(a, b *Text) Finding {
 	}
 	keep(compareQuantities(a, b, p))
 	keep(compareClaims(a, b, p))
-	keep(compareChanges(a, b, p))
-	keep(compareChanges(b, a, p))
+	keep(compareChanges(a, b))
 	return best
 }
 

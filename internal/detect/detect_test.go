@@ -119,6 +119,12 @@ func TestTemporalSupersession(t *testing.T) {
 	if _, ok := d.Compare(analyse("We use GitHub Actions for CI on the backend repos."), later); ok {
 		t.Error("the new tool: a conflict; it agrees with the change")
 	}
+	// The change may be the earlier unit: the later one still names the
+	// old tool. Phrase A is always the earlier unit's.
+	f, ok := d.Compare(later, analyse("We use Jenkins for CI on all backend repos."))
+	if !ok || !strings.Contains(f.A.Text, "switched from Jenkins") || !strings.Contains(f.B.Text, "use Jenkins") {
+		t.Errorf("change first: %v, A %q, B %q; want the change as A", ok, f.A.Text, f.B.Text)
+	}
 	was := analyse("Search API p99 was 250 ms, now 120 ms after the index rewrite.")
 	if f, ok := d.Compare(analyse("p99 of the search API is 250 ms."), was); !ok || f.Signal != SignalTemporal {
 		t.Errorf("the old value: %v %s, want a temporal conflict", ok, f.Signal)

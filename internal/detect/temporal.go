@@ -200,11 +200,10 @@ func (t *Text) context(k int, c change) []uint32 {
 	return sortedSet(out)
 }
 
-// compareChanges finds a claim of other that states what a change of
-// holder says was replaced: "we use Jenkins for CI" against "we switched
-// from Jenkins to GitHub Actions". holderLater says which of the two is
-// the later unit (B).
-func compareChanges(a, b *Text, p params) Finding {
+// compareChanges finds a claim of one unit that states what a change the
+// other reports was replaced: "we use Jenkins for CI" against "we switched
+// from Jenkins to GitHub Actions", whichever unit reports the change.
+func compareChanges(a, b *Text) Finding {
 	best := changeEvidence(b, a, true)
 	if f := changeEvidence(a, b, false); f.Score > best.Score {
 		best = f
@@ -212,6 +211,8 @@ func compareChanges(a, b *Text, p params) Finding {
 	return best
 }
 
+// changeEvidence is compareChanges for the changes of holder; holderLater
+// says whether it is the later unit (B).
 func changeEvidence(holder, other *Text, holderLater bool) Finding {
 	var best Finding
 	for ci := range holder.changes {
