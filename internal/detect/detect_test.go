@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -283,5 +284,38 @@ func TestCacheReadsAUnitOnceAndKeepsItsBudget(t *testing.T) {
 	}
 	if again := c.Text("mem-1", Input{Content: "read again"}); again == a || again.Content() != "read again" {
 		t.Error("mem-1, the least recently used, was not dropped")
+	}
+}
+
+// A read unit and a cache are shared by the goroutines of a server: the
+// findings are the same as one goroutine's (go test -race checks the rest).
+func TestComparisonsShareTextsAcrossGoroutines(t *testing.T) {
+	ps := loadPairs(t, "testdata/fresh.jsonl")
+	c := NewCache(1 << 20)
+	d := New(Medium)
+	want := make([]Finding, len(ps))
+	for i, p := range ps {
+		want[i], _ = d.Compare(analyse(p.TextA), analyse(p.TextB))
+	}
+	errs := make(chan string, 4*len(ps))
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i, p := range ps {
+				a := c.Text(p.ID+"a", Input{Content: p.TextA})
+				b := c.Text(p.ID+"b", Input{Content: p.TextB})
+				if got, _ := d.Compare(a, b); got != want[i] {
+					errs <- fmt.Sprintf("%s: %+v, want %+v", p.ID, got, want[i])
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

@@ -69,7 +69,10 @@ func (t *tok) suffix() string {
 // read turns content into tokens.
 func read(content string) []tok {
 	sc := scan(content)
-	defer rawBuffers.Put(sc)
+	defer func() {
+		sc.s = "" // the pool keeps the scanner, not the unit's content
+		rawBuffers.Put(sc)
+	}()
 	rs := sc.out
 	toks := make([]tok, 0, len(rs)+len(rs)/8+1)
 	sentenceStart := true
