@@ -97,10 +97,14 @@ func NewChanges(src Source, every time.Duration) *Changes {
 	return &Changes{Broker: NewBroker[int64](), src: src, every: every}
 }
 
-// Run follows the source until ctx ends. A failure is not reported: the
+// Run follows the source until ctx ends: it publishes the change number
+// it starts from, then each change. A failure is not reported: the
 // listeners' own reads of the source will say it.
 func (c *Changes) Run(ctx context.Context) {
 	seen, err := c.src.Changed(ctx)
+	if err == nil {
+		c.Publish(seen)
+	}
 	for ctx.Err() == nil {
 		if err == nil {
 			var v int64

@@ -239,9 +239,9 @@ func (h *HTTP) begin(w http.ResponseWriter, r *http.Request, sess session) {
 			"no Mcp-Session-Id: begin a session with initialize, then send its id in the Mcp-Session-Id header")
 		return
 	}
-	if why, ok := h.reserve(sess.agent); !ok {
+	if key, why, ok := h.reserve(sess.agent); !ok {
 		w.Header().Set("Retry-After", "10")
-		h.refuse(w, r, sess.agent, http.StatusServiceUnavailable, "full", why)
+		h.refuse(w, r, sess.agent, http.StatusServiceUnavailable, key, why)
 		return
 	}
 	// The session takes its place as its id goes out, before the client

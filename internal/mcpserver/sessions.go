@@ -31,21 +31,21 @@ type tracked struct {
 
 // reserve takes a place for a session of agent, or says why there is
 // none.
-func (h *HTTP) reserve(agent string) (string, bool) {
+func (h *HTTP) reserve(agent string) (key, why string, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
 	case h.closed:
-		return "the server is stopping", false
+		return "stopping", "the server is stopping", false
 	case len(h.sessions)+h.pending >= h.opts.MaxSessions:
-		return fmt.Sprintf("%d sessions are open, the most this server takes (--max-mcp): try again later", h.opts.MaxSessions), false
+		return "full", fmt.Sprintf("%d sessions are open, the most this server takes (--max-mcp): try again later", h.opts.MaxSessions), false
 	case h.agents[agent] >= h.opts.MaxPerAgent:
-		return fmt.Sprintf("%s has %d sessions open, the most one agent may (--max-mcp-per-agent): close one first",
+		return "agent full", fmt.Sprintf("%s has %d sessions open, the most one agent may (--max-mcp-per-agent): close one first",
 			q(agent), h.opts.MaxPerAgent), false
 	}
 	h.pending++
 	h.agents[agent]++
-	return "", true
+	return "", "", true
 }
 
 // adopt gives the place reserved for an initialize to the session the SDK
@@ -78,7 +78,7 @@ func (h *HTTP) adopt(r *http.Request, id string, sess session) {
 	delete(h.early, id)
 	n := h.agents[sess.agent]
 	h.mu.Unlock()
-	h.opts.Log("session", fmt.Sprintf("mcp: session opened by %s from %s (%d of the agent's %d)", q(sess.agent), sess.addr, n, h.opts.MaxPerAgent))
+	h.opts.Log("session", fmt.Sprintf("mcp: session opened by %s from %s (%d open of the %d it may have)", q(sess.agent), sess.addr, n, h.opts.MaxPerAgent))
 	if ready {
 		h.ready(t)
 	}
