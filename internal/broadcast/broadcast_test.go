@@ -110,7 +110,9 @@ func TestOneWatchWakesEverySubscriberAtAWriteByAnother(t *testing.T) {
 // failing is a source that does not answer.
 type failing struct{}
 
-func (failing) Changed(context.Context) (int64, error) { return 0, errors.New("the field does not answer") }
+func (failing) Changed(context.Context) (int64, error) {
+	return 0, errors.New("the field does not answer")
+}
 func (failing) WaitChange(context.Context, int64, time.Duration) (int64, error) {
 	return 0, errors.New("the field does not answer")
 }

@@ -339,4 +339,3 @@ func contradict(t *testing.T, db, unit string) {
 		`"relations":[{"type":"contradicts","target_id":"` + unit + `"}]}`
 	wantExit(t, call(t, nil, payload, "--db", db, "--as", "data-wren", "record"), 0)
 }
-
