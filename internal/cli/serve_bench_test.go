@@ -104,9 +104,10 @@ func mcpOverHTTPB(b *testing.B, url, token string) *mcptest.Client {
 }
 
 // BenchmarkServeMCPNotices: ARBITER_BENCH_MCP agents, each with a session
-// of its own to `arbiter serve --http` subscribed to its inbox; another
-// process contradicts one agent's unit after another, at a random moment
-// of the server's 100 ms poll, and the time to that agent's
+// of its own to `arbiter serve --http` subscribed to its inbox, beside
+// ARBITER_BENCH_IDLE idle sockets from other addresses (0: none);
+// another process contradicts one agent's unit after another, at a random
+// moment of the server's 100 ms poll, and the time to that agent's
 // resources/updated is taken.
 func BenchmarkServeMCPNotices(b *testing.B) {
 	n := benchCount("ARBITER_BENCH_MCP", 100)
@@ -135,6 +136,10 @@ func BenchmarkServeMCPNotices(b *testing.B) {
 		clients[i].Subscribe(mcpserver.InboxURI)
 	}
 	rss := rssOf(b, srv.cmd.Process.Pid)
+	if idle := benchCount("ARBITER_BENCH_IDLE", 2000); os.Getenv("ARBITER_BENCH_IDLE") != "0" {
+		defer idleSockets(b, srv.httpAddr, idle)()
+		b.ReportMetric(float64(idle), "idle-sockets")
+	}
 	phase := rand.New(rand.NewPCG(1, 2))
 	var times []time.Duration
 	i := 0
