@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -23,8 +24,9 @@ import (
 
 // idleSockets keeps n sockets open to addr from 127.0.0.2 on (250 an
 // address, under the per-address cap), sending nothing: each one the
-// server closes (its headers' timeout) is opened again, until stop
-// returns. It waits until all n are open once.
+// server closes (its headers' timeout) is opened again after a pause of up
+// to a second, so that the benchmark's own dials do not all fall at once,
+// until stop returns. It waits until all n are open once.
 func idleSockets(b *testing.B, addr string, n int) (stop func()) {
 	b.Helper()
 	if _, err := dialFrom("127.0.0.2", addr); err != nil {
@@ -51,6 +53,10 @@ func idleSockets(b *testing.B, addr string, n int) (stop func()) {
 				c.Read(make([]byte, 1)) // until the server closes it
 				stopRead()
 				c.Close()
+				select {
+				case <-ctx.Done():
+				case <-time.After(rand.N(time.Second)):
+				}
 			}
 		})
 	}
@@ -86,9 +92,11 @@ func BenchmarkServeHTTPIdleCost(b *testing.B) {
 		srv := serveField(b, db, "--http", "127.0.0.1:0", "--max-mcp", "1000")
 		url := "http://" + srv.httpAddr + "/mcp"
 		pid := srv.cmd.Process.Pid
-		// Warm up: one session and one socket through the whole path.
-		warm := mcpOverHTTPB(b, url, agents[0])
-		warm.Session.Close()
+		// Warm up: a session of each agent, so that its server (its
+		// tools, their schemas) is made before the measures.
+		for _, token := range agents {
+			mcpOverHTTPB(b, url, token).Session.Close()
+		}
 		before := rssOf(b, pid)
 		stop := idleSockets(b, srv.httpAddr, n)
 		idle := rssOf(b, pid)
