@@ -133,4 +133,3 @@ func BenchmarkServeHTTPIdleCost(b *testing.B) {
 		b.StartTimer()
 	}
 }
-
