@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -286,4 +287,70 @@ func TestServeHoldsIdleAndTricklingSocketsCheaply(t *testing.T) {
 	if r := agent.Call(mcpserver.ToolInbox, map[string]any{}); r.IsError {
 		t.Fatalf("the agent after: %s", mcptest.Text(r))
 	}
+}
+
+// Under a low limit of open files the cap on connections is fitted to it:
+// sockets beyond it are answered 503 at once, the server never runs out
+// of files (no "too many open files"), and it answers /healthz again once
+// the idle sockets' time is up. Before, 1,000 idle sockets exhausted the
+// files and /healthz went unanswered for as long as they were held.
+func TestServeFitsItsConnectionsToTheFilesItMayOpen(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc")
+	}
+	db := filepath.Join(t.TempDir(), "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	args := []string{"--http", "127.0.0.1:0"}
+	srv := serveCmd(t, exec.Command("sh", append([]string{"-c", `ulimit -n 512 && exec "$0" "$@"`, bin, "--db", db, "serve"}, args...)...), args)
+	if c, err := dialFrom("127.0.0.2", srv.httpAddr); err != nil {
+		t.Skipf("cannot connect from 127.0.0.2: %v", err)
+	} else {
+		c.Close()
+	}
+	until(t, "the cap fitted to the files in the log", func() bool { return strings.Contains(srv.logText(), "to fit the 512 files") })
+	var socks []net.Conn
+	defer func() {
+		for _, c := range socks {
+			c.Close()
+		}
+	}()
+	for i := range 600 {
+		c, err := dialFrom(fmt.Sprintf("127.0.0.%d", 2+i/200), srv.httpAddr)
+		if err != nil {
+			t.Fatalf("socket %d: %v", i, err)
+		}
+		socks = append(socks, c)
+	}
+	var (
+		busy  int
+		count sync.Mutex
+		reads sync.WaitGroup
+	)
+	by := time.Now().Add(5 * time.Second)
+	for _, c := range socks {
+		reads.Go(func() {
+			c.SetReadDeadline(by)
+			if line, _ := bufio.NewReader(c).ReadString('\n'); strings.HasPrefix(line, "HTTP/1.1 503") {
+				count.Lock()
+				busy++
+				count.Unlock()
+			}
+		})
+	}
+	reads.Wait()
+	if busy == 0 {
+		t.Error("600 sockets under a limit of 512 files: none answered 503")
+	}
+	until(t, "/healthz once the idle sockets' time is up", func() bool {
+		resp, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + srv.httpAddr + "/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	if strings.Contains(srv.logText(), "too many open files") {
+		t.Errorf("the server ran out of files:\n%s", srv.logText())
+	}
+	t.Logf("%d of 600 sockets answered 503", busy)
 }
