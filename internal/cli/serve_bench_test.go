@@ -138,8 +138,9 @@ func BenchmarkServeMCPNotices(b *testing.B) {
 	rss := rssOf(b, srv.cmd.Process.Pid)
 	idle := 0
 	if os.Getenv("ARBITER_BENCH_IDLE") != "0" {
-		idle = benchCount("ARBITER_BENCH_IDLE", 2000)
-		defer idleSockets(b, srv.httpAddr, idle)()
+		var stop func()
+		stop, idle = idleSockets(b, srv.httpAddr, benchCount("ARBITER_BENCH_IDLE", 2000))
+		defer stop()
 	}
 	phase := rand.New(rand.NewPCG(1, 2))
 	var times []time.Duration
