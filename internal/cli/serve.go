@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"arbiter/field"
@@ -60,6 +62,11 @@ another site's is refused (403) unless --allow-origin names it.`,
 			}
 			if sshAddr == "" && httpAddr == "" {
 				return usageErrorf("serve: give --ssh ADDR, --http ADDR or both (e.g. --ssh :2222 --http 127.0.0.1:8080)")
+			}
+			for _, o := range allowOrigins {
+				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+					return usageErrorf("serve: --allow-origin %q: give an origin as a browser sends it, scheme://host[:port] (e.g. https://app.example.com)", o)
+				}
 			}
 			if hostKey == "" && sshAddr != "" {
 				dir, err := dataDir()

@@ -203,6 +203,8 @@ func TestServeRefusesForeignOrigins(t *testing.T) {
 			t.Errorf("Host %s, Origin %q: %s %s, want %d", c.host, c.origin, resp.Status, body, c.want)
 		}
 	}
+	wantLine(t, "an origin without its scheme", arbiter(t, "--db", db, "serve", "--http", "127.0.0.1:0", "--allow-origin", "app.example.com"),
+		2, []string{"--allow-origin", "scheme://host"})
 	until(t, "the refusals in the log", func() bool {
 		return strings.Count(srv.logText(), `refused POST from 127.0.0.1:`) >= 3 && strings.Contains(srv.logText(), `the origin "http://evil.example.com"`)
 	})
