@@ -32,6 +32,9 @@ func deadlines(next http.Handler) http.Handler {
 			r.Body = &liftAtEOF{ReadCloser: r.Body, rc: rc}
 		}
 		next.ServeHTTP(&boundedWriter{ResponseWriter: w, rc: rc}, r)
+		// The answer's end (a stream's last chunk) gets its time too,
+		// however long the stream was quiet before it.
+		rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	})
 }
 
