@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"arbiter/field"
@@ -20,7 +22,9 @@ func (a *app) serveCmd() *cobra.Command {
 	var (
 		sshAddr, httpAddr, hostKey, open string
 		idle                             time.Duration
-		maxSSH, maxMCP                   int
+		maxSSH, maxMCP, maxPerAgent      int
+		maxConns, maxConnsPerAddr        int
+		allowOrigins                     []string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve --db FIELD [--ssh ADDR] [--http ADDR] [--host-key FILE]",
@@ -39,7 +43,17 @@ sweeps the field's deadlines (as --as, on PostgreSQL a human operator,
 unless the process logs in as the field's administrator). Put --http behind a
 TLS reverse proxy; see docs/serve.md. On a stop it ends the sessions, lets
 writes in flight finish and exits 0 within 10 seconds. One line per session
-and refusal goes to stderr; never a token.`,
+and refusal goes to stderr (a flood of one kind is held back to one line a
+second, and counted); never a token.
+
+Limits of --http (docs/serve.md, "Security"): a request has 10 s for its
+headers and 30 s for its body, each write of an answer 30 s, and a connection
+idle for 60 s is closed; at most --max-conns connections (4096, fewer if the
+process may open fewer files) and --max-conns-per-addr from one address (256);
+at most --max-mcp MCP sessions (500) and --max-mcp-per-agent of one agent (10),
+counted from initialize; a session not initialized within 10 s is closed, and
+a revoked token's sessions end within a second. A request whose Origin is
+another site's is refused (403) unless --allow-origin names it.`,
 		Args: cobra.NoArgs,
 		RunE: a.do(func(cmd *cobra.Command, _ []string) error {
 			cfg, err := a.fieldConfig(cmd)
@@ -48,6 +62,11 @@ and refusal goes to stderr; never a token.`,
 			}
 			if sshAddr == "" && httpAddr == "" {
 				return usageErrorf("serve: give --ssh ADDR, --http ADDR or both (e.g. --ssh :2222 --http 127.0.0.1:8080)")
+			}
+			for _, o := range allowOrigins {
+				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+					return usageErrorf("serve: --allow-origin %q: give an origin as a browser sends it, scheme://host[:port] (e.g. https://app.example.com)", o)
+				}
 			}
 			if hostKey == "" && sshAddr != "" {
 				dir, err := dataDir()
@@ -69,7 +88,8 @@ and refusal goes to stderr; never a token.`,
 				return serve.Run(ctx, svc, serve.Options{
 					SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
 					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys,
-					IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP,
+					IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP, MaxMCPPerAgent: maxPerAgent,
+					MaxConns: maxConns, MaxConnsPerAddr: maxConnsPerAddr, AllowOrigins: allowOrigins,
 					Log: a.stderr,
 					Listening: func(s, h net.Addr) {
 						if s != nil {
@@ -89,7 +109,11 @@ and refusal goes to stderr; never a token.`,
 	f.StringVar(&hostKey, "host-key", "", "the SSH host key's file, made the first time (default: ssh_host_ed25519 in the data directory)")
 	f.DurationVar(&idle, "idle-timeout", serve.DefaultIdle, "close SSH and MCP sessions idle this long")
 	f.IntVar(&maxSSH, "max-ssh", serve.DefaultMaxSSH, "at most this many SSH sessions at once")
-	f.IntVar(&maxMCP, "max-mcp", serve.DefaultMaxMCP, "at most this many MCP sessions at once")
+	f.IntVar(&maxMCP, "max-mcp", serve.DefaultMaxMCP, "at most this many MCP sessions at once, initialized or not")
+	f.IntVar(&maxPerAgent, "max-mcp-per-agent", serve.DefaultMaxMCPPerAgent, "at most this many MCP sessions of one agent at once")
+	f.IntVar(&maxConns, "max-conns", serve.DefaultMaxConns, "at most this many HTTP connections at once (fewer if the process may open fewer files)")
+	f.IntVar(&maxConnsPerAddr, "max-conns-per-addr", serve.DefaultMaxConnsPerAddr, "at most this many HTTP connections from one address (behind a proxy, all come from the proxy's)")
+	f.StringSliceVar(&allowOrigins, "allow-origin", nil, "let pages of this origin (https://app.example.com) call /mcp; repeat for more (default: only the same origin on this machine)")
 	f.StringVar(&open, "open", "", "how people open the field, for hooks' slack messages (default: ssh -p PORT HOST with --ssh, else arbiter)")
 	return cmd
 }

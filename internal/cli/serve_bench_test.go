@@ -104,9 +104,10 @@ func mcpOverHTTPB(b *testing.B, url, token string) *mcptest.Client {
 }
 
 // BenchmarkServeMCPNotices: ARBITER_BENCH_MCP agents, each with a session
-// of its own to `arbiter serve --http` subscribed to its inbox; another
-// process contradicts one agent's unit after another, at a random moment
-// of the server's 100 ms poll, and the time to that agent's
+// of its own to `arbiter serve --http` subscribed to its inbox, beside
+// ARBITER_BENCH_IDLE idle sockets from other addresses (0: none);
+// another process contradicts one agent's unit after another, at a random
+// moment of the server's 100 ms poll, and the time to that agent's
 // resources/updated is taken.
 func BenchmarkServeMCPNotices(b *testing.B) {
 	n := benchCount("ARBITER_BENCH_MCP", 100)
@@ -135,6 +136,12 @@ func BenchmarkServeMCPNotices(b *testing.B) {
 		clients[i].Subscribe(mcpserver.InboxURI)
 	}
 	rss := rssOf(b, srv.cmd.Process.Pid)
+	idle := 0
+	if os.Getenv("ARBITER_BENCH_IDLE") != "0" {
+		var stop func()
+		stop, idle = idleSockets(b, srv.httpAddr, benchCount("ARBITER_BENCH_IDLE", 2000))
+		defer stop()
+	}
 	phase := rand.New(rand.NewPCG(1, 2))
 	var times []time.Duration
 	i := 0
@@ -155,6 +162,7 @@ func BenchmarkServeMCPNotices(b *testing.B) {
 	}
 	benchmetrics.Percentiles(b, times)
 	b.ReportMetric(float64(n), "sessions")
+	b.ReportMetric(float64(idle), "idle-sockets")
 	b.ReportMetric(rss/float64(n), "server-MB/session")
 }
 

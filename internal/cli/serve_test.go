@@ -45,8 +45,14 @@ var listenLine = regexp.MustCompile(`over (SSH on |MCP at http://)(127\.0\.0\.1:
 // listens on what args ask for.
 func serveField(t testing.TB, db string, args ...string) *served {
 	t.Helper()
-	s := &served{t: t, done: make(chan struct{})}
-	s.cmd = exec.Command(bin, append([]string{"--db", db, "serve"}, args...)...)
+	return serveCmd(t, exec.Command(bin, append([]string{"--db", db, "serve"}, args...)...), args)
+}
+
+// serveCmd starts cmd, an arbiter serve given args, and waits until it
+// listens on what args ask for.
+func serveCmd(t testing.TB, cmd *exec.Cmd, args []string) *served {
+	t.Helper()
+	s := &served{t: t, done: make(chan struct{}), cmd: cmd}
 	s.cmd.Env = cleanEnv()
 	stderr, err := s.cmd.StderrPipe()
 	if err != nil {

@@ -74,7 +74,7 @@ func TestHTTPACancelledRequestGetsNoResponse(t *testing.T) {
 		var ids []string
 		for event := range bytes.SplitSeq(body, []byte("\n\n")) {
 			for line := range bytes.SplitSeq(event, []byte("\n")) {
-				if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok {
+				if data, ok := bytes.CutPrefix(line, []byte("data: ")); ok && len(data) > 0 {
 					m, err := jsonrpc.DecodeMessage(data)
 					if err != nil {
 						return nil, fmt.Errorf("the stream holds %q: %v", data, err)
@@ -211,7 +211,12 @@ func BenchmarkCancelNotes(b *testing.B) {
 				var w http.ResponseWriter = rec
 				var calls []string
 				if noted {
-					r, calls = c.read(r, "s")
+					msgs, body, err := readMessages(r)
+					if err != nil {
+						b.Fatal(err)
+					}
+					r.Body = body
+					calls = c.note("s", msgs)
 					w = &quietWriter{ResponseWriter: rec, c: &c, session: "s", calls: calls}
 				}
 				io.Copy(io.Discard, r.Body)

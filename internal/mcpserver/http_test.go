@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -355,6 +356,7 @@ func TestHTTPClosesIdleSessionsButNotListeningOnes(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || sid == "" {
 		t.Fatalf("initialize: %s", resp.Status)
 	}
+	io.Copy(io.Discard, resp.Body) // the answer comes after the stream's first event
 	resp.Body.Close()
 	if resp := post(t, url, token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode >= 300 {
 		t.Fatalf("initialized: %s", resp.Status)

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Over Streamable HTTP a request the client cancelled gets no response
@@ -22,8 +21,9 @@ import (
 // of a cancelled call's response never reach the socket.
 //
 // It relies on the handler answering calls in server-sent events (the
-// default; JSONResponse is off) and keeping no event store, so that no
-// dropped event can be replayed to a client that resumes.
+// default; JSONResponse is off), and on the event store keeping such a
+// response as an empty event (eventStore.Append), so that a client that
+// resumes the stream is not handed it either.
 
 // cancels are, by session, the calls in flight on the session's POSTs,
 // true once the client cancelled them.
@@ -32,28 +32,10 @@ type cancels struct {
 	sessions map[string]map[string]bool
 }
 
-// read notes the calls and cancellations of a POST of session and gives
-// back a request whose body reads as the original did. It returns the
-// keys of the POST's calls, to forget when the POST ends.
-func (c *cancels) read(r *http.Request, session string) (*http.Request, []string) {
-	// Read as much as the SDK takes; a longer body is left whole for the
-	// SDK to refuse.
-	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes {
-		return r, nil
-	}
-	var batch []json.RawMessage
-	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '[' || json.Unmarshal(body, &batch) != nil {
-		batch = []json.RawMessage{body}
-	}
-	msgs := make([]wire, 0, len(batch))
-	for _, raw := range batch {
-		var m wire
-		if json.Unmarshal(raw, &m) == nil {
-			msgs = append(msgs, m)
-		}
-	}
+// note notes the calls and cancellations among msgs, a POST of
+// session. It returns the keys of the POST's calls, to forget when the
+// POST ends.
+func (c *cancels) note(session string, msgs []wire) []string {
 	var calls []string
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -91,7 +73,7 @@ func (c *cancels) read(r *http.Request, session string) (*http.Request, []string
 			}
 		}
 	}
-	return r, calls
+	return calls
 }
 
 // forget drops the calls of a POST that ended.

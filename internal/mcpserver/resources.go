@@ -48,17 +48,23 @@ func (s *Server) addResources() {
 			if err != nil {
 				return nil, err
 			}
-			return jsonContents(req.Params.URI, d)
+			res, err := jsonContents(req.Params.URI, d)
+			if res != nil {
+				// The agent's own notices are in it: as private as the
+				// inbox.
+				res.CacheScope = "private"
+			}
+			return res, err
 		})
 }
 
 // conflictResource reads the conflict a resource URI names.
-func (s *Server) conflictResource(ctx context.Context, uri string) (model.ConflictDetail, error) {
+func (s *Server) conflictResource(ctx context.Context, uri string) (conflictView, error) {
 	id, ok := strings.CutPrefix(uri, conflictURIPrefix)
 	if !ok || id == "" {
-		return model.ConflictDetail{}, mcp.ResourceNotFoundError(uri)
+		return conflictView{}, mcp.ResourceNotFoundError(uri)
 	}
-	d, err := s.svc.Detail(ctx, id)
+	d, err := s.detail(ctx, id)
 	if model.HasCode(err, model.CodeConflictNotFound) {
 		return d, mcp.ResourceNotFoundError(uri)
 	}
@@ -152,7 +158,7 @@ func (s *subscriptions) changed(uri string, stamp [32]byte) bool {
 // stampOf fingerprints what a reader of the conflict's resource sees: its
 // version moves with its status, but a ballot, or a unit superseded by
 // another decision, changes the resource too.
-func stampOf(d model.ConflictDetail) ([32]byte, error) {
+func stampOf(d conflictView) ([32]byte, error) {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return [32]byte{}, err

@@ -64,9 +64,14 @@ type Server struct {
 	changes changes
 	// watching serialises Run: one session, one watcher, at a time.
 	watching sync.Mutex
-	// follow, when set, is told of every session that begins (over
+	// follow, when set, is told of every session that initializes (over
 	// HTTP, where the handler connects sessions itself).
 	follow func(ctx context.Context, ss *mcp.ServerSession)
+	// watchers are the initialized HTTP sessions of the agent: the field
+	// is watched for it while there is one (HTTP.watching, under its
+	// lock); stopWatch ends the watch.
+	watchers  int
+	stopWatch context.CancelFunc
 }
 
 // New builds the server for agentID, who must be registered in the field

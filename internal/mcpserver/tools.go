@@ -37,7 +37,8 @@ func (s *Server) addTools() error {
 		}, model.OpDetect, s.conflicts),
 		addTool(s, &mcp.Tool{Name: ToolConflict, Title: "Show a conflict",
 			Description: "Everything known of one conflict: both units with their authors and supporters, its status, version and " +
-				"resolution, the ballots and tally of a vote, what each deterministic rule picks, its events and notifications. Pass " +
+				"resolution, the ballots and tally of a vote, what each deterministic rule picks, its events, your notifications about it " +
+				"and who else was told (told; what they were told is theirs). Pass " +
 				"its version to merge or vote as expected_version. The same JSON is the resource arbiter://conflicts/{id}.",
 			Annotations: read,
 		}, model.OpDetect, s.conflict),

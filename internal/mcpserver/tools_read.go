@@ -138,12 +138,12 @@ func summarizeConflicts(r conflictsResult) string {
 	return b.String()
 }
 
-func (s *Server) conflict(ctx context.Context, in conflictInput) (model.ConflictDetail, string, error) {
-	d, err := s.svc.Detail(ctx, in.ConflictID)
+func (s *Server) conflict(ctx context.Context, in conflictInput) (conflictView, string, error) {
+	d, err := s.detail(ctx, in.ConflictID)
 	if err != nil {
 		return d, "", err
 	}
-	return d, summarizeDetail(d), nil
+	return d, summarizeDetail(d.ConflictDetail), nil
 }
 
 func summarizeDetail(d model.ConflictDetail) string {

@@ -84,7 +84,7 @@ func (s *Server) announce(ctx context.Context, announced *int64) error {
 		s.updated(ctx, InboxURI)
 	}
 	for uri, id := range s.subs.watched() {
-		d, err := s.svc.Detail(ctx, id)
+		d, err := s.detail(ctx, id)
 		if err != nil {
 			return err
 		}

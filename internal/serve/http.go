@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -16,6 +17,9 @@ type httpServer struct {
 	s   *server
 	mcp *mcpserver.HTTP
 	srv *http.Server
+	// maxConns is the cap on connections, fitted to the open files
+	// allowed (limits.go).
+	maxConns int
 	// posts counts requests that may write (POST /mcp) in flight.
 	posts atomic.Int64
 }
@@ -24,12 +28,13 @@ func (s *server) newHTTP() *httpServer {
 	h := &httpServer{s: s}
 	h.mcp = mcpserver.NewHTTP(s.svc, mcpserver.HTTPOptions{
 		Options:     mcpserver.Options{Poll: s.opt.Poll, Notices: logWriter{s}},
-		MaxSessions: s.opt.MaxMCP, IdleTimeout: s.opt.IdleTimeout,
+		MaxSessions: s.opt.MaxMCP, MaxPerAgent: s.opt.MaxMCPPerAgent, IdleTimeout: s.opt.IdleTimeout,
+		AllowOrigins: s.opt.AllowOrigins, Listen: s.opt.HTTPAddr, Changes: s.changes, Log: s.limited.log,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h.counted(h.mcp))
 	mux.HandleFunc("GET /healthz", h.health)
-	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	h.srv = h.limits(mux)
 	return h
 }
 
@@ -59,6 +64,9 @@ func (h *httpServer) health(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *httpServer) serve(l net.Listener) {
+	l = capListener(l, h.maxConns, h.s.opt.MaxConnsPerAddr, func(addr, why string) {
+		h.s.limited.log("refused conns", fmt.Sprintf("http: refused a connection from %s: %s", addr, why))
+	})
 	if err := h.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		h.s.logf("http: %v", err)
 	}

@@ -15,8 +15,10 @@ import (
 	"sync"
 	"time"
 
+	"arbiter/internal/broadcast"
 	"arbiter/internal/deliver"
 	"arbiter/internal/keymap"
+	"arbiter/internal/mcpserver"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -48,8 +50,17 @@ type Options struct {
 	// (default DefaultIdle).
 	IdleTimeout time.Duration
 	// MaxSSH and MaxMCP cap the sessions open at once (defaults
-	// DefaultMaxSSH, DefaultMaxMCP).
-	MaxSSH, MaxMCP int
+	// DefaultMaxSSH, DefaultMaxMCP), and MaxMCPPerAgent the MCP sessions
+	// of one agent (DefaultMaxMCPPerAgent).
+	MaxSSH, MaxMCP, MaxMCPPerAgent int
+	// MaxConns caps the HTTP side's connections open at once, and
+	// MaxConnsPerAddr those from one address (defaults DefaultMaxConns,
+	// lowered to fit the process's limit of open files, and
+	// DefaultMaxConnsPerAddr).
+	MaxConns, MaxConnsPerAddr int
+	// AllowOrigins are the origins whose pages may call /mcp besides the
+	// same origin on this machine (mcpserver.HTTPOptions.AllowOrigins).
+	AllowOrigins []string
 	// Sweep is how often the field's deadlines are swept (default 5s;
 	// negative: never).
 	Sweep time.Duration
@@ -65,9 +76,12 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultIdle   = 30 * time.Minute
-	DefaultMaxSSH = 100
-	DefaultMaxMCP = 500
+	DefaultIdle            = 30 * time.Minute
+	DefaultMaxSSH          = 100
+	DefaultMaxMCP          = mcpserver.DefaultMaxSessions
+	DefaultMaxMCPPerAgent  = mcpserver.DefaultMaxPerAgent
+	DefaultMaxConns        = 4096
+	DefaultMaxConnsPerAddr = 256
 )
 
 func (o *Options) defaults() {
@@ -79,6 +93,15 @@ func (o *Options) defaults() {
 	}
 	if o.MaxMCP <= 0 {
 		o.MaxMCP = DefaultMaxMCP
+	}
+	if o.MaxMCPPerAgent <= 0 {
+		o.MaxMCPPerAgent = DefaultMaxMCPPerAgent
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.MaxConnsPerAddr <= 0 {
+		o.MaxConnsPerAddr = DefaultMaxConnsPerAddr
 	}
 	if o.Sweep == 0 {
 		o.Sweep = 5 * time.Second
@@ -96,8 +119,12 @@ type server struct {
 	svc  *review.Service
 	opt  Options
 	logm sync.Mutex
-	// changes tells the screens of the field's changes.
-	changes *changes
+	// changes is the one watch of the field: it wakes the screens and
+	// the MCP sessions.
+	changes *broadcast.Changes
+	// limited is the log of what clients can cause at will: refusals
+	// and sessions, held back in a flood.
+	limited *limitedLog
 }
 
 func (s *server) logf(format string, args ...any) {
@@ -115,7 +142,8 @@ func Run(ctx context.Context, svc *review.Service, opt Options) error {
 	if opt.SSHAddr == "" && opt.HTTPAddr == "" {
 		return errors.New("nothing to serve: give --ssh ADDR, --http ADDR or both")
 	}
-	s := &server{svc: svc, opt: opt, changes: newChanges(svc, opt.Poll)}
+	s := &server{svc: svc, opt: opt, changes: broadcast.NewChanges(svc, opt.Poll)}
+	s.limited = newLimitedLog(s)
 	var (
 		sshL, httpL net.Listener
 		err         error
@@ -199,7 +227,23 @@ func addrOf(l net.Listener) net.Addr {
 func (s *server) background(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { s.sweep(ctx) })
 	wg.Go(func() { s.deliver(ctx) })
-	wg.Go(func() { s.changes.run(ctx) })
+	wg.Go(func() { s.changes.Run(ctx) })
+	wg.Go(func() { s.flushLog(ctx) })
+}
+
+// flushLog says, every logFlush, how many lines a flood held back.
+func (s *server) flushLog(ctx context.Context) {
+	t := time.NewTicker(logFlush)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.limited.flush()
+			return
+		case <-t.C:
+			s.limited.flush()
+		}
+	}
 }
 
 // sweep does what the field's deadlines ask for every opt.Sweep, for
