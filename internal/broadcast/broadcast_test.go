@@ -9,6 +9,7 @@ import (
 
 	"arbiter/field"
 	"arbiter/internal/broadcast"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/review/reviewtest"
@@ -94,10 +95,8 @@ func TestOneWatchWakesEverySubscriberAtAWriteByAnother(t *testing.T) {
 		}
 	}
 	// WaitChange's own subscription ends with it.
-	for end := time.Now().Add(wait); c.Subscribers() != 5; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("%d subscribers, want 5", c.Subscribers())
-		}
+	if !testwait.Until(wait, func() bool { return c.Subscribers() == 5 }) {
+		t.Fatalf("%d subscribers, want 5", c.Subscribers())
 	}
 	stop()
 	select {

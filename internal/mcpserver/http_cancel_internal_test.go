@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arbiter/field"
+	"arbiter/internal/testwait"
 	"arbiter/review"
 	"arbiter/review/reviewtest"
 	"arbiter/store"
@@ -162,9 +163,7 @@ func TestHTTPACancelledRequestGetsNoResponse(t *testing.T) {
 
 	client.CloseIdleConnections()
 	now := runtime.NumGoroutine()
-	for end := time.Now().Add(10 * time.Second); now > before && time.Now().Before(end); now = runtime.NumGoroutine() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(testwait.Deadline, func() bool { now = runtime.NumGoroutine(); return now <= before })
 	if now > before {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines before the cancelled call, %d after:\n%s", before, now, buf[:runtime.Stack(buf, true)])

@@ -13,6 +13,7 @@ import (
 	"arbiter/fieldgen"
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/review/reviewtest"
@@ -174,10 +175,7 @@ func TestHTTPRefusesAWrongOrRevokedToken(t *testing.T) {
 	if resp := post(t, url, token, "", initialize); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a new session with a revoked token: %s", resp.Status)
 	}
-	deadline := time.Now().Add(mcptest.Wait)
-	for h.Sessions() != 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(mcptest.Wait, func() bool { return h.Sessions() == 0 })
 	if n := h.Sessions(); n != 0 {
 		t.Errorf("%d sessions still open on a revoked token", n)
 	}
@@ -361,13 +359,8 @@ func TestHTTPClosesIdleSessionsButNotListeningOnes(t *testing.T) {
 	if resp := post(t, url, token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode >= 300 {
 		t.Fatalf("initialized: %s", resp.Status)
 	}
-	deadline := time.Now().Add(mcptest.Wait)
-	for h.Sessions() != 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	for h.Sessions() != 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(mcptest.Wait, func() bool { return h.Sessions() == 2 })
+	testwait.Until(mcptest.Wait, func() bool { return h.Sessions() == 1 })
 	if n := h.Sessions(); n != 1 {
 		t.Fatalf("%d sessions open, want the listening one alone", n)
 	}

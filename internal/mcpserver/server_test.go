@@ -10,6 +10,7 @@ import (
 	"arbiter/field"
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/review/reviewtest"
@@ -339,14 +340,10 @@ func TestASessionLeavesNothingRunningOnceTheClientHangsUp(t *testing.T) {
 			mcptest.Result[model.ConflictDetail](c, mcpserver.ToolConflict, map[string]any{"conflict_id": p.Conflict})
 		}) // its cleanup closes the client and waits for Run to return
 	}
-	deadline := time.Now().Add(mcptest.Wait)
-	for runtime.NumGoroutine() > baseline {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines left running after the sessions ended (%d before):\n%s",
-				runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testwait.Until(mcptest.Wait, func() bool { return runtime.NumGoroutine() <= baseline }) {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines left running after the sessions ended (%d before):\n%s",
+			runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"arbiter/field"
 	"arbiter/internal/mcpserver"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -30,7 +31,7 @@ import (
 // Wait is how long a test waits for a notification before failing: far
 // beyond the second the server promises, so that a busy machine does not
 // fail a test; the benchmarks measure the latency.
-const Wait = 15 * time.Second
+const Wait = testwait.Deadline
 
 // Legacy is the protocol version of today's common clients, which
 // subscribe with resources/subscribe; "" (the SDK's latest) subscribes
