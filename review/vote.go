@@ -126,6 +126,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 	}
 	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
 	result, winner := resp.Tally.Decide(c, d.Policy.Tie)
+	o.closing = &model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice, Rationale: rationale}
 	tally := fmt.Sprintf("%d–%d at quorum %d", max(resp.Tally.ForA, resp.Tally.ForB), min(resp.Tally.ForA, resp.Tally.ForB), resp.Tally.Quorum)
 	switch result {
 	case model.VoteWon:
@@ -152,7 +153,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 func ballotSummary(c model.Conflict, ballots []model.Ballot) string {
 	parts := make([]string, 0, len(ballots))
 	for _, b := range ballots {
-		parts = append(parts, fmt.Sprintf("%s for %s (%s): %s", b.VoterID, b.Choice, c.Side(b.Choice), oneLine(b.Rationale)))
+		parts = append(parts, fmt.Sprintf("%s for %s (%s): %s", b.VoterID, b.Choice, c.Side(b.Choice), strings.Join(strings.Fields(b.Rationale), " ")))
 	}
 	return "Ballots: " + strings.Join(parts, "; ") + "."
 }
