@@ -362,10 +362,8 @@ func deref(p *string) string {
 	return *p
 }
 
+// oneLine is s on one line, whole: a notice carries all of it, and
+// whoever shows it wraps it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:117]) + "..."
-	}
-	return s
+	return strings.Join(strings.Fields(s), " ")
 }

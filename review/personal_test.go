@@ -35,6 +35,10 @@ func TestNoticesCarryTheWholeRationaleAndTheClosingBallot(t *testing.T) {
 
 	q := f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
 	why := strings.Repeat("A rationale of many words, ", 40) + "and its very last words."
+	merge(t, f, senior1, req(q.Conflict, model.HumanEscalation, "", "escalated: "+why))
+	for _, n := range notes(t, f, q.Conflict, model.EventConflictEscalated) {
+		wantIn(t, n, "escalated: "+why)
+	}
 	merge(t, f, operator, req(q.Conflict, model.Authority, q.A, why))
 	for _, n := range notes(t, f, q.Conflict, model.EventConflictResolved) {
 		wantIn(t, n, "Why: "+strings.TrimSpace(why))

@@ -153,7 +153,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 func ballotSummary(c model.Conflict, ballots []model.Ballot) string {
 	parts := make([]string, 0, len(ballots))
 	for _, b := range ballots {
-		parts = append(parts, fmt.Sprintf("%s for %s (%s): %s", b.VoterID, b.Choice, c.Side(b.Choice), strings.Join(strings.Fields(b.Rationale), " ")))
+		parts = append(parts, fmt.Sprintf("%s for %s (%s): %s", b.VoterID, b.Choice, c.Side(b.Choice), oneLine(b.Rationale)))
 	}
 	return "Ballots: " + strings.Join(parts, "; ") + "."
 }
