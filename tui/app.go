@@ -82,6 +82,12 @@ type Model struct {
 	synthAfter string
 	// stats is the stats screen's figures (stats.go).
 	stats statsState
+	// inbox is the person's notices (inbox.go); news, the header's count
+	// of the unread and the toasts (news.go); drafts, the forms' drafts
+	// kept in the field (drafts.go).
+	inbox  inboxState
+	news   newsState
+	drafts draftsState
 
 	width, height int
 	// stack is the screens, the one in front last (screens.go); the
@@ -172,7 +178,7 @@ func (m *Model) loadQueue(limit int) tea.Cmd {
 	if m.me.ID != "" {
 		q.For, q.Mine = model.ViewerOf(m.policy, m.me, m.now()), m.queue.mineOnly
 	}
-	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID)
+	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID, m.news.tail)
 }
 
 func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
@@ -222,7 +228,7 @@ func (m *Model) render() string {
 		footer = m.promptView()
 	}
 	bodyH := m.bodyHeight()
-	body := m.top().view(m, m.width, bodyH)
+	body := m.withToast(fitHeight(m.top().view(m, m.width, bodyH), bodyH), m.width, bodyH)
 	if over := strings.Count(footer, "\n") + 1 - max(1, m.promptHeight()); over > 0 {
 		// A message that wraps takes its lines from the body's bottom
 		// while it shows: the body keeps its layout.
@@ -255,7 +261,14 @@ func (m *Model) headerView() string {
 	if p, ok := m.svc.(review.Poller); ok && p.Polling() != "" {
 		left += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
 	}
-	return ansi.Truncate(left, m.width, "…")
+	right := m.unreadView()
+	if right == "" {
+		return ansi.Truncate(left, m.width, "…")
+	}
+	// The unread count keeps its place on the right.
+	room := max(0, m.width-ansi.StringWidth(right)-2)
+	left = ansi.Truncate(left, room, "…")
+	return left + strings.Repeat(" ", max(2, m.width-ansi.StringWidth(left)-ansi.StringWidth(right))) + right
 }
 
 func (m *Model) footerView() string {

@@ -65,7 +65,7 @@ func (v conflictView) headerLines() int {
 	if v.detail.Conflict.Resolution != nil || v.notice != "" {
 		n++
 	}
-	return n
+	return n + len(v.offered)
 }
 
 func (v conflictView) voteShown() bool {
@@ -198,7 +198,7 @@ func (m *Model) open(id string) tea.Cmd {
 	}
 	m.push(conflictScreen{})
 	m.conflict.layout(m.width, m.bodyHeight())
-	return loadDetail(m.ctx, m.svc, id)
+	return tea.Batch(loadDetail(m.ctx, m.svc, id), m.readDrafts(id))
 }
 
 func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -286,6 +286,10 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startReopen()
 	case key.Matches(msg, k.Undo):
 		return m.undo()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
+	case key.Matches(msg, k.DropDraft):
+		return m.dropDrafts()
 	}
 	return nil
 }
@@ -481,7 +485,7 @@ func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballo
 	if v.notice != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
 	}
-	return lines
+	return append(lines, v.offerLines(st, []string{keyOf(k.Decide), keyOf(k.Vote), keyOf(k.DropDraft)}, who.now)...)
 }
 
 // conflictScreen is the open conflict: both units side by side.
