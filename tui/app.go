@@ -251,23 +251,34 @@ func (m *Model) headerView() string {
 	} else if m.opt.As == "" {
 		who = st.Muted.Render("read-only: decide with --as ID")
 	}
-	left := st.Badge.Render("arbiter") + " " + st.Muted.Render(safetext.Line(m.opt.Field)) + "  " + who
+	rest := "  " + who
 	if m.readOnly != "" {
-		left += "  " + st.ReadOnly.Render("READ-ONLY")
+		rest += "  " + st.ReadOnly.Render("READ-ONLY")
 	}
 	if file, ok := m.svc.Offline(); ok {
-		left += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
+		rest += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
 	}
 	if p, ok := m.svc.(review.Poller); ok && p.Polling() != "" {
-		left += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
+		rest += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
 	}
 	right := m.unreadView()
+	badge := st.Badge.Render("arbiter") + " "
+	room := m.width - ansi.StringWidth(badge+rest)
+	if right != "" {
+		room -= ansi.StringWidth(right) + 2
+	}
+	// A field's name too long for the line gives way first, keeping its
+	// end (the file's name): the person and the unread count stay.
+	name := safetext.Line(m.opt.Field)
+	if w := ansi.StringWidth(name); w > room {
+		name = "…" + ansi.TruncateLeft(name, w-max(8, room)+1, "")
+	}
+	left := badge + st.Muted.Render(name) + rest
 	if right == "" {
 		return ansi.Truncate(left, m.width, "…")
 	}
 	// The unread count keeps its place on the right.
-	room := max(0, m.width-ansi.StringWidth(right)-2)
-	left = ansi.Truncate(left, room, "…")
+	left = ansi.Truncate(left, max(0, m.width-ansi.StringWidth(right)-2), "…")
 	return left + strings.Repeat(" ", max(2, m.width-ansi.StringWidth(left)-ansi.StringWidth(right))) + right
 }
 
