@@ -30,7 +30,9 @@ var noticeUnderCursor = regexp.MustCompile(`▸ [● ] (conflict-\d+) · `)
 // flat is text with its runs of blanks and line ends made one space,
 // and a text box's left edge (┃) gone: a wrapped sentence reads whole in
 // it.
-func flat(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "┃", "")), " ") }
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "┃", "")), " ")
+}
 
 // waitForWords waits until the terminal shows text, however it wraps.
 func (s *tmuxSession) waitForWords(text string) string {
