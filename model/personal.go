@@ -54,8 +54,8 @@ type InboxPage struct {
 	// Unread is how many of the person's notices came after the last
 	// one they read: the first Unread of the newest-first list.
 	Unread int `json:"unread"`
-	// Total is how many notices the person has.
-	Total int `json:"total"`
+	// More: older notices follow the page.
+	More bool `json:"more"`
 }
 
 // InboxNews is what reached a person's inbox since the newest notice the

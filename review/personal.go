@@ -19,8 +19,8 @@ import (
 const maxNews = 200
 
 // InboxPage returns agentID's notices newest first: those before the
-// notice numbered before (0: from the newest), at most limit, with how
-// many are unread and how many there are.
+// notice numbered before (0: from the newest), at most limit (at least
+// one), with how many are unread and whether older ones follow.
 func (s *Service) InboxPage(ctx context.Context, agentID string, before int64, limit int) (model.InboxPage, error) {
 	var out model.InboxPage
 	err := s.st.Read(ctx, func(tx store.Tx) error {
@@ -28,13 +28,14 @@ func (s *Service) InboxPage(ctx context.Context, agentID string, before int64, l
 			return err
 		}
 		var err error
-		if out.Notices, err = tx.InboxRecent(agentID, before, limit); err != nil {
+		limit = max(1, limit)
+		if out.Notices, err = tx.InboxRecent(agentID, before, limit+1); err != nil {
 			return err
 		}
-		if out.Unread, err = unread(tx, agentID); err != nil {
-			return err
+		if out.More = len(out.Notices) > limit; out.More {
+			out.Notices = out.Notices[:limit]
 		}
-		out.Total, err = tx.InboxCount(agentID, 0)
+		out.Unread, err = unread(tx, agentID)
 		return err
 	})
 	return out, err

@@ -58,11 +58,11 @@ func TestInboxPagesNewestFirstAndReadingClearsTheUnread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Notices) != 2 || page.Total != 3 || page.Unread != 3 || page.Notices[0].ID < page.Notices[1].ID {
-		t.Fatalf("lead-1's first page of two: %+v, want the 2 newest of 3, all 3 unread", page)
+	if len(page.Notices) != 2 || !page.More || page.Unread != 3 || page.Notices[0].ID < page.Notices[1].ID {
+		t.Fatalf("lead-1's first page of two: %+v, want the 2 newest of 3, more after them, all 3 unread", page)
 	}
 	rest, err := f.Svc.InboxPage(ctx, lead1, page.Notices[1].ID, 2)
-	if err != nil || len(rest.Notices) != 1 {
+	if err != nil || len(rest.Notices) != 1 || rest.More {
 		t.Fatalf("the page after: %+v (%v), want the oldest notice", rest, err)
 	}
 	if err := f.Svc.InboxRead(ctx, lead1, page.Notices[0].ID); err != nil {
@@ -76,8 +76,8 @@ func TestInboxPagesNewestFirstAndReadingClearsTheUnread(t *testing.T) {
 	}
 	p := f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
 	merge(t, f, senior1, req(p.Conflict, model.Vote, "", "and this one"))
-	if again, err := f.Svc.InboxPage(ctx, lead1, 0, 2); err != nil || again.Unread != 1 || again.Total != 4 {
-		t.Fatalf("after a new notice: %+v (%v), want 1 unread of 4", again, err)
+	if again, err := f.Svc.InboxPage(ctx, lead1, 0, 2); err != nil || again.Unread != 1 {
+		t.Fatalf("after a new notice: %+v (%v), want 1 unread", again, err)
 	}
 	if _, err := f.Svc.InboxPage(ctx, "nobody", 0, 2); err == nil {
 		t.Fatal("the inbox of an agent who is not registered was read")

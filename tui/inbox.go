@@ -29,9 +29,11 @@ type inboxState struct {
 	loaded  bool
 	err     error
 	notices []model.Notification
-	// unread: the first unread notices were not read when it opened.
-	unread, total int
-	cursor, top   int
+	// unread: the first unread notices were not read when it opened;
+	// more: older ones are still to read.
+	unread      int
+	more        bool
+	cursor, top int
 	// loading: a page is on its way; seq numbers the reads, so that a
 	// read overtaken by a later one is dropped.
 	loading bool
@@ -105,7 +107,7 @@ func (m *Model) inboxLoaded(msg inboxLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		return nil
 	}
-	s.total = msg.page.Total
+	s.more = msg.page.More
 	if msg.before != 0 {
 		s.notices = append(s.notices, msg.page.Notices...)
 		return nil
@@ -184,7 +186,7 @@ func (m *Model) inboxKey(msg tea.KeyPressMsg) tea.Cmd {
 // what is read.
 func (m *Model) moreNotices() tea.Cmd {
 	s := &m.inbox
-	if s.loading || len(s.notices) == 0 || len(s.notices) >= s.total || s.cursor < len(s.notices)-inboxPage/4 {
+	if s.loading || !s.more || s.cursor < len(s.notices)-inboxPage/4 {
 		return nil
 	}
 	return m.loadInbox(s.notices[len(s.notices)-1].ID)
@@ -312,15 +314,15 @@ func (m *Model) noticeLines(i, w int) []string {
 	return append([]string{cursor + mark + head}, body...)
 }
 
-// inboxTitle says how many notices there are and how many were unread.
+// inboxTitle says how many notices were unread.
 func (m *Model) inboxTitle() string {
 	s := &m.inbox
 	st := m.styles
-	t := st.Title.Render("Inbox") + st.Muted.Render(fmt.Sprintf(" · %d notices, newest first", s.total))
+	t := st.Title.Render("Inbox") + st.Muted.Render(" · your notices, newest first")
 	if s.unread > 0 {
-		t += st.Muted.Render(" · ") + st.Warn.Render(fmt.Sprintf("● %d unread", s.unread))
+		return t + st.Muted.Render(" · ") + st.Warn.Render(fmt.Sprintf("● %d unread", s.unread))
 	}
-	return t
+	return t + st.Muted.Render(" · all read")
 }
 
 // ago says how long ago t was: "just now", "12m ago".
