@@ -270,8 +270,12 @@ func (m *Model) headerView() string {
 	// A field's name too long for the line gives way first, keeping its
 	// end (the file's name): the person and the unread count stay.
 	name := safetext.Line(m.opt.Field)
-	if w := ansi.StringWidth(name); w > room {
-		name = "…" + ansi.TruncateLeft(name, w-max(8, room)+1, "")
+	switch w := ansi.StringWidth(name); {
+	case w <= room:
+	case room < 6:
+		name, badge = "", st.Badge.Render("arbiter")
+	default:
+		name = "…" + ansi.TruncateLeft(name, w-room+1, "")
 	}
 	left := badge + st.Muted.Render(name) + rest
 	if right == "" {

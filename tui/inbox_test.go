@@ -28,10 +28,10 @@ func TestInboxListsNoticesNewestFirstAndOpensTheirConflict(t *testing.T) {
 				t.Fatalf("lead-kenji's notices on the demo: %+v (%v), want some, all unread", page, err)
 			}
 			s := start(t, svc, "lead-kenji", size.w, size.h)
-			s.waitFor(fmt.Sprintf("✉ %d unread %s", page.Unread, keyOf(s.k.Inbox)))
+			s.waitFor(fmt.Sprintf("%d unread · %s", page.Unread, keyOf(s.k.Inbox)))
 			s.press(s.k.Inbox)
 			s.waitFor("Inbox", "newest first", fmt.Sprintf("● %d unread", page.Unread))
-			f := s.waitGone("✉ ") // read: the header's count goes
+			f := s.waitGone(" unread · ") // read: the header's count goes
 			newest := page.Notices[0]
 			if first := strings.Index(f, *newest.ConflictID+" · "); first < 0 || first > strings.Index(f, *page.Notices[1].ConflictID+" · ") {
 				t.Errorf("the newest notice (%s) is not first:\n%s", *newest.ConflictID, f)

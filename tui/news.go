@@ -168,7 +168,7 @@ func (m *Model) unreadView() string {
 	if m.news.unread == 0 {
 		return ""
 	}
-	return m.styles.Warn.Render(fmt.Sprintf("✉ %d unread", m.news.unread)) + m.styles.Muted.Render(" "+keyOf(m.keys.Inbox))
+	return m.styles.Warn.Render(fmt.Sprintf("%d unread", m.news.unread)) + m.styles.Muted.Render(" · "+keyOf(m.keys.Inbox))
 }
 
 // withToast draws the newest toast over the last lines of body (h lines

@@ -114,7 +114,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atQueue, does: showing("Open conflicts: 10")},
 		}},
 		{"inbox", "@", []check{
-			{at: atQueue, shows: []string{"unread %s"}, does: showing("newest first")},
+			{at: atQueue, shows: []string{"unread · %s"}, does: showing("newest first")},
 			{at: atConflict, does: showing("newest first")},
 			{at: atInbox, does: hiding("newest first")},
 		}},

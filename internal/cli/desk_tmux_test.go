@@ -93,13 +93,13 @@ func TestTheInboxAndItsToastsOverSSH(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			db, _, login := servedDemo(t, "lead-kenji")
 			kenji := login(size.w, size.h, "lead-kenji")
-			kenji.waitFor("as lead-kenji", "unread i")
+			kenji.waitFor("as lead-kenji", "unread · i")
 			kenji.send("i")
 			scr := kenji.waitFor("Inbox", "newest first", "unread", "conflict-016 · vote opened")
 			if !strings.Contains(flat(scr), "conflict-016 is put to a vote by strat-orion (quorum 3)") {
 				t.Errorf("a notice is not shown whole:\n%s", scr)
 			}
-			kenji.waitGone("unread i") // read: the header's count goes
+			kenji.waitGone("unread · i") // read: the header's count goes
 			first := noticeUnderCursor.FindStringSubmatch(scr)
 			if first == nil {
 				t.Fatalf("no notice under the cursor:\n%s", scr)
@@ -114,7 +114,7 @@ func TestTheInboxAndItsToastsOverSSH(t *testing.T) {
 			ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-012", "--strategy", "authority", "--winner", "mem-039",
 				"--rationale", "The acquirer's own count settles it: 4,200 a second at the peak.")
 			kenji.waitForWords("◆ conflict-012, escalated to you, was decided by ops-maya: mem-039 (A) prevails.")
-			kenji.waitFor("1 unread i")
+			kenji.waitFor("1 unread · i")
 		})
 	}
 }
