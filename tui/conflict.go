@@ -52,6 +52,9 @@ type onlooker struct {
 	id      string
 	now     time.Time
 	answers bool
+	// decides and votes: the decision form and the ballot open for them,
+	// so a draft's offer names their keys (drafts.go).
+	decides, votes bool
 }
 
 func newConflictView(c *openConflict) conflictView { return conflictView{openConflict: c} }
@@ -485,7 +488,7 @@ func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballo
 	if v.notice != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
 	}
-	return append(lines, v.offerLines(st, []string{keyOf(k.Decide), keyOf(k.Vote), keyOf(k.DropDraft)}, who.now)...)
+	return append(lines, v.offerLines(st, k, who)...)
 }
 
 // conflictScreen is the open conflict: both units side by side.
@@ -495,7 +498,8 @@ func (conflictScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.conf
 func (conflictScreen) help(m *Model) []key.Binding               { return m.conflictHelp() }
 
 func (conflictScreen) view(m *Model, w, h int) string {
-	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal()})
+	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal(),
+		decides: m.notYours() == "", votes: m.canDecide() == "" && mayBallot(m.me, m.conflict.detail)})
 }
 
 func (conflictScreen) update(m *Model, msg tea.Msg) tea.Cmd {

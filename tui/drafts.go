@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/keymap"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
@@ -178,24 +179,26 @@ func (m *Model) dropDrafts() tea.Cmd {
 }
 
 // offerLines are the conflict's lines offering back the drafts left on
-// it, each naming the keys that take it up (while the form can) and drop
-// it.
-func (v conflictView) offerLines(st Styles, keys []string, now time.Time) []string {
+// it, each naming the keys that take it up (while who may open that form
+// on the conflict) and drop it.
+func (v conflictView) offerLines(st Styles, k keymap.Map, who onlooker) []string {
 	var out []string
-	c := v.detail.Conflict
 	for _, d := range v.offered {
-		what, take := "decision", keys[0]
-		if d.Form == model.DraftVote {
-			what, take = "ballot", keys[1]
-		}
-		if d.Form == model.DraftVote && c.Status != model.StatusPendingVote || d.Form == model.DraftDecide && !c.Status.Open() {
+		what, take := "decision", keyOf(k.Decide)
+		if !who.decides {
 			take = ""
 		}
-		line := "✎ Your unwritten " + what + " from " + ago(now, d.SavedAt) + " is kept: "
+		if d.Form == model.DraftVote {
+			what, take = "ballot", keyOf(k.Vote)
+			if !who.votes {
+				take = ""
+			}
+		}
+		line := "✎ Your unwritten " + what + " from " + ago(who.now, d.SavedAt) + " is kept: "
 		if take != "" {
 			line += take + " takes it up, "
 		}
-		out = append(out, st.Warn.Render(line+keys[2]+" drops it."))
+		out = append(out, st.Warn.Render(line+keyOf(k.DropDraft)+" drops it."))
 	}
 	return out
 }

@@ -142,3 +142,29 @@ func TestTheScreensEndKeepsWhatWasTypedSinceTheLastSave(t *testing.T) {
 	s.m.keepDrafts(context.Background())
 	draftOn(t, s, svc, demo.Operator, "conflict-008", model.DraftDecide, "Written at the last second.")
 }
+
+// Every hint names a key that works: a draft left on a conflict the
+// person may no longer decide is offered to drop only, and the header's
+// unread count names the inbox's key only where it opens the inbox.
+func TestHintsNameOnlyKeysThatWork(t *testing.T) {
+	path := demoField(t)
+	svc := openService(t, path, false)
+	if err := svc.DraftSave(context.Background(), model.Draft{AgentID: "lead-priya", ConflictID: "conflict-008",
+		Form: model.DraftDecide, Rationale: "Written before it was routed to ops-maya."}); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, svc, "lead-priya", 140, 40)
+	s.waitFor("conflict-008", "unread · "+keyOf(s.k.Inbox))
+	openByFilter(s, "conflict-008")
+	f := s.waitFor("Your unwritten decision from")
+	if !strings.Contains(f, "is kept: "+keyOf(s.k.DropDraft)+" drops it.") || strings.Contains(f, "takes it up") {
+		t.Errorf("the offer of a draft lead-priya may not write names a key that does nothing:\n%s", f)
+	}
+	o := start(t, openService(t, path, false), demo.Operator, 140, 40)
+	open008(o)
+	o.press(o.k.Decide)
+	f = o.waitFor("Decide conflict-008", " unread")
+	if strings.Contains(f, "unread · "+keyOf(o.k.Inbox)) {
+		t.Errorf("in the decision form the header names the inbox's key, which types a letter there:\n%s", f)
+	}
+}

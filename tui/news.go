@@ -162,13 +162,27 @@ func (m *Model) toastTick() tea.Cmd {
 	return m.after(max(time.Second, kept[0].until.Sub(now)), toastTickMsg{})
 }
 
-// unreadView is the header's count of unread notices and the key that
-// shows them, "" when there are none.
+// unreadView is the header's count of unread notices, and the key that
+// shows them where it does; "" when there are none.
 func (m *Model) unreadView() string {
 	if m.news.unread == 0 {
 		return ""
 	}
-	return m.styles.Warn.Render(fmt.Sprintf("%d unread", m.news.unread)) + m.styles.Muted.Render(" · "+keyOf(m.keys.Inbox))
+	out := m.styles.Warn.Render(fmt.Sprintf("%d unread", m.news.unread))
+	if m.inboxKeyWorks() {
+		out += m.styles.Muted.Render(" · " + keyOf(m.keys.Inbox))
+	}
+	return out
+}
+
+// inboxKeyWorks reports whether the inbox key works on the screen in
+// front: the queue, a conflict, the figures, the inbox itself.
+func (m *Model) inboxKeyWorks() bool {
+	switch m.top().(type) {
+	case queueScreen, conflictScreen, statsScreen, inboxScreen:
+		return m.prompt == nil && !m.queue.editing
+	}
+	return false
 }
 
 // withToast draws the newest toast over the last lines of body (h lines
@@ -180,8 +194,10 @@ func (m *Model) withToast(body string, w, h int) string {
 	st := m.styles
 	t := m.news.toasts[len(m.news.toasts)-1]
 	text := "◆ " + safetext.Line(t.text)
-	if more := len(m.news.toasts) - 1; more > 0 {
+	if more := len(m.news.toasts) - 1; more > 0 && m.inboxKeyWorks() {
 		text += fmt.Sprintf(" (and %d more: %s shows them)", more, keyOf(m.keys.Inbox))
+	} else if more > 0 {
+		text += fmt.Sprintf(" (and %d more in the inbox)", more)
 	}
 	room := min(w, max(40, w*2/3))
 	lines := wrapLines(text, room-2)

@@ -125,6 +125,8 @@ func (statsScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		m.push(helpScreen{under: statsScreen{}})
 	case key.Matches(msg, k.Refresh):
 		return m.loadStats()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
 	case key.Matches(msg, k.Up):
 		s.top--
 	case key.Matches(msg, k.Down):
