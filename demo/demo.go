@@ -115,7 +115,12 @@ func Populate(ctx context.Context, svc *review.Service) error {
 			return fmt.Errorf("demo: register %s: %w", a.ID, err)
 		}
 	}
+	base := svc.Clock()
+	clock := &storyClock{base: base, ahead: -Prelude}
+	svc.WithClock(clock.now)
+	defer svc.WithClock(base)
 	f := newField(svc, !reflect.DeepEqual(p, Policy()))
+	f.clock = clock
 	for _, scene := range story() {
 		for _, a := range scene {
 			if err := a.do(ctx, f); err != nil {
@@ -126,28 +131,33 @@ func Populate(ctx context.Context, svc *review.Service) error {
 	return nil
 }
 
-// story is the whole demo, scene by scene, in the order it happens.
+// story is the whole demo, scene by scene, in the order it happens: the
+// conflicts resolved over the days before (paced: each decided after the
+// minutes or hours a team takes), then, StoryAge before now, the day
+// whose conflicts still wait.
 func story() [][]act {
+	h, m := time.Hour, time.Minute
 	return [][]act{
 		kickoff(),
-		webhookRetries(),     // resolved: last_write_wins
-		loadTestLatency(),    // resolved: confidence_weighted
-		latencyMixUp(),       // resolved: dismiss
-		dualWriteMechanism(), // resolved: a vote that reached quorum
-		fraudScoring(),       // resolved: evidence_count
-		retention(),          // resolved: synthesis
-		secretRotation(),     // resolved: authority (planner)
-		reconDrift(),         // escalated: the rules split
-		cutoverApproach(),    // escalated
-		pciScope(),           // escalated
-		idempotencyBug(),     // escalated
-		peakLoad(),           // escalated
-		binlogRetention(),    // escalated, then decided by the operator
-		rollbackQuestion(),   // a question and its answer
-		warmStandby(),        // pending_vote, 1–1
-		cohortOrder(),        // pending_vote, 1 ballot
-		settledMeaning(),     // pending_vote, no ballots
-		chargebackRate(),     // detected
-		penTestTiming(),      // detected
+		paced(20*h, webhookRetries(), 47*m),                     // resolved: last_write_wins
+		paced(18*h, loadTestLatency(), 2*h+10*m),                // resolved: confidence_weighted
+		paced(9*h, latencyMixUp(), 25*m),                        // resolved: dismiss
+		paced(14*h, dualWriteMechanism(), h, 40*m, 3*h, h+15*m), // resolved: a vote that reached quorum
+		paced(16*h, fraudScoring(), 3*h+30*m),                   // resolved: evidence_count
+		paced(20*h, retention(), 5*h),                           // resolved: synthesis
+		paced(10*h, secretRotation(), 55*m),                     // resolved: authority (planner)
+		{catchUp{}},                                             // StoryAge before now
+		reconDrift(),                                            // escalated: the rules split
+		cutoverApproach(),                                       // escalated
+		pciScope(),                                              // escalated
+		idempotencyBug(),                                        // escalated
+		peakLoad(),                                              // escalated
+		paced(0, binlogRetention(), 0, 35*m),                    // escalated, then decided by the operator
+		rollbackQuestion(),                                      // a question and its answer
+		warmStandby(),                                           // pending_vote, 1–1
+		cohortOrder(),                                           // pending_vote, 1 ballot
+		settledMeaning(),                                        // pending_vote, no ballots
+		chargebackRate(),                                        // detected
+		penTestTiming(),                                         // detected
 	}
 }

@@ -495,3 +495,32 @@ func TestTheDemosEscalationsHaveOwnersDeadlinesAndAProposal(t *testing.T) {
 		t.Errorf("%d escalated after the sweep, want the demo's 5", n[model.StatusEscalated])
 	}
 }
+
+// The demo's decisions take the time a team takes: each resolved
+// conflict was decided minutes to hours after it was detected, on days
+// before the one whose conflicts still wait; and its stats list people
+// only by person.
+func TestTheDemosDecisionsTakeHumanTimes(t *testing.T) {
+	ctx, _, svc := populated(t)
+	days := map[string]bool{}
+	for _, c := range conflicts(t, ctx, svc, model.StatusResolved) {
+		r := c.Resolution
+		took := r.ResolvedAt.Sub(c.DetectedAt)
+		if took < 10*time.Minute || took > 12*time.Hour {
+			t.Errorf("%s was decided %s after it was detected, want minutes to hours", c.ID, took)
+		}
+		days[r.ResolvedAt.UTC().Format("2006-01-02")] = true
+	}
+	if len(days) < 4 {
+		t.Errorf("the decisions fall on %d days, want them spread over the days before", len(days))
+	}
+	s, err := svc.Stats(ctx, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.DecisionTime {
+		if d.Dimension == "person" && d.Key != demo.Operator {
+			t.Errorf("by person lists %s, who is not one of the demo's people who decided", d.Key)
+		}
+	}
+}

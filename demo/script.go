@@ -20,6 +20,8 @@ type field struct {
 	svc       *review.Service
 	units     map[string]string // unit key → unit id
 	conflicts map[string]string // key of the contradicting unit → conflict id
+	// clock is the time the story runs on (clock.go).
+	clock *storyClock
 	// adapt is set when the field's policy is not the demo's own: a step
 	// that policy refuses is then left out (a decision becomes an
 	// escalation where one is still possible) instead of failing.

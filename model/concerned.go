@@ -154,13 +154,10 @@ func DecisionNotice(c Conflict, r Resolution, what, verdict string, p *Proposal)
 	return s
 }
 
-// noticeLine is text on one line, at most 300 characters.
+// noticeLine is text on one line, whole: a notice carries all of it,
+// and whoever shows it wraps it.
 func noticeLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 300 {
-		s = string(r[:299]) + "…"
-	}
-	return s
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // NoLongerNeeded is what a notice adds for someone whose last notice of
@@ -172,8 +169,21 @@ const NoLongerNeeded = " No action is needed from you any more."
 // policy's owner for its type, else nobody in particular (any human
 // operator). why says which, for the screen and the notice.
 func ReopenOwner(d ConflictDetail) (owner, why string) {
-	for i := len(d.Events) - 1; i >= 0; i-- {
-		e := d.Events[i]
+	if o := RoutedOwner(d.Events); o != "" {
+		return o, "the owner its route had"
+	}
+	if o := d.Policy.Owners[d.Conflict.Type]; o != "" {
+		return o, fmt.Sprintf("the policy's owner of %s conflicts", d.Conflict.Type)
+	}
+	return "", "no route or policy owner: any human operator"
+}
+
+// RoutedOwner is the owner of the last route a conflict had, as its
+// decision events (events, oldest first) log where it went: "" when it
+// was never routed to anyone in particular.
+func RoutedOwner(events []Event) string {
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i]
 		if e.Operation != OpMerge && e.Operation != OpRework {
 			continue
 		}
@@ -185,14 +195,11 @@ func ReopenOwner(d ConflictDetail) (owner, why string) {
 			continue
 		}
 		if p.Route != nil && p.Route.Owner != "" {
-			return p.Route.Owner, "the owner its route had"
+			return p.Route.Owner
 		}
 		if p.Timeout != nil && p.Timeout.RoutedTo != "" {
-			return p.Timeout.RoutedTo, "the owner its route had"
+			return p.Timeout.RoutedTo
 		}
 	}
-	if o := d.Policy.Owners[d.Conflict.Type]; o != "" {
-		return o, fmt.Sprintf("the policy's owner of %s conflicts", d.Conflict.Type)
-	}
-	return "", "no route or policy owner: any human operator"
+	return ""
 }

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // StatsQuery asks for a field's figures: the open conflicts as they are
 // at Now, and what happened from Since on.
@@ -12,6 +15,9 @@ type StatsQuery struct {
 	// units could not vote on it, and did not miss it.
 	Voters  []string
 	Recusal bool
+	// People, when not nil, are the field's people: time to decision by
+	// person lists them only, not agents, and not "vote".
+	People []string
 }
 
 // Stats are a field's figures, aggregated by the engine.
@@ -59,7 +65,8 @@ type OpenCount struct {
 
 // DecisionTime is the time to decision of one group: Dimension is
 // "type", "strategy" or "person"; Key the group's type, strategy or
-// person ("vote" for conflicts a vote closed). P50 and P90 are nearest
+// person (as the engine counts them, "vote" for conflicts a vote closed;
+// StatsQuery.People keeps the people only). P50 and P90 are nearest
 // ranks, in milliseconds.
 type DecisionTime struct {
 	Dimension string `json:"dimension"`
@@ -136,6 +143,9 @@ func StatsOf(q StatsQuery, rows []StatsRow) Stats {
 			s.Open = append(s.Open, OpenCount{Status: ConflictStatus(r.K1), Type: ConflictType(r.K2), Count: int(r.A),
 				UnderHour: int(r.B), UnderDay: int(r.C), UnderWeek: int(r.D), Older: int(r.E)})
 		case "time":
+			if r.K1 == "person" && q.People != nil && !slices.Contains(q.People, r.K2) {
+				continue
+			}
 			s.DecisionTime = append(s.DecisionTime, DecisionTime{Dimension: r.K1, Key: r.K2, Count: int(r.A), P50MS: r.B, P90MS: r.C})
 		case "opened":
 			day(r.K1).Opened = int(r.A)

@@ -27,6 +27,7 @@ type outcome struct {
 
 	conflict   model.Conflict
 	overridden []model.Ballot // a vote closed by an operator, with its ballots
+	closing    *model.Ballot  // the ballot that closes a vote, when one does
 	superseded []string
 	newUnit    *string
 	notified   []string
@@ -113,10 +114,20 @@ func (o *outcome) tellConcerned(event string, n model.Notification, skip []strin
 		t := model.Count(o.d.Conflict, o.d.Ballots, o.d.Policy.Quorum)
 		closed := n
 		closed.Event, closed.RequiresAction = model.EventVoteClosed, false
-		closed.Summary = fmt.Sprintf("The vote on %s closed at %d for A, %d for B of quorum %d. %s",
-			o.d.Conflict.ID, t.ForA, t.ForB, t.Quorum, n.Summary)
+		closed.Summary = fmt.Sprintf("The vote on %s closed at %d for A, %d for B of quorum %d%s. %s",
+			o.d.Conflict.ID, t.ForA, t.ForB, t.Quorum, o.closingBallot(), n.Summary)
 		o.tell(casters, closed)
 	}
+}
+
+// closingBallot names the ballot that closed the vote, when one did:
+// ", with lead-kenji's ballot for mem-011 (B)".
+func (o *outcome) closingBallot() string {
+	b := o.closing
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprintf(", with %s's ballot for %s (%s)", b.VoterID, b.Choice, o.d.Conflict.Side(b.Choice))
 }
 
 // decided tells everyone concerned of the decision o made: who, how,
@@ -351,10 +362,8 @@ func deref(p *string) string {
 	return *p
 }
 
+// oneLine is s on one line, whole: a notice carries all of it, and
+// whoever shows it wraps it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:117]) + "..."
-	}
-	return s
+	return strings.Join(strings.Fields(s), " ")
 }

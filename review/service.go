@@ -35,6 +35,10 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 	return s
 }
 
+// Clock is the clock the service stamps times with (WithClock's, or
+// the wall clock).
+func (s *Service) Clock() func() time.Time { return s.now }
+
 // WithSweeper makes sweeps act for agent id, as the field checks who acts
 // where it does (PostgreSQL: what a deadline executes is taken from a
 // human operator's session, or the field's administrator).

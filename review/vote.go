@@ -126,6 +126,7 @@ func (s *Service) cast(tx store.Tx, d decision, choice, rationale, messageID str
 	}
 	resp.Tally = model.Count(c, resp.Ballots, d.Policy.Quorum)
 	result, winner := resp.Tally.Decide(c, d.Policy.Tie)
+	o.closing = &model.Ballot{ConflictID: c.ID, VoterID: d.caller.ID, Choice: choice, Rationale: rationale}
 	tally := fmt.Sprintf("%d–%d at quorum %d", max(resp.Tally.ForA, resp.Tally.ForB), min(resp.Tally.ForA, resp.Tally.ForB), resp.Tally.Quorum)
 	switch result {
 	case model.VoteWon:

@@ -71,6 +71,10 @@ type Polled interface {
 // goes through the same Tx, so a decision is all or nothing. Lookups of
 // one row that is not there return ErrNotFound.
 type Tx interface {
+	// Personal is what the field keeps for each person at the screen
+	// (personal.go).
+	Personal
+
 	// The Lamport clock: Epoch reads it, EpochTick advances it by one for a
 	// write, EpochWitness applies the receive rule max(local, received) + 1.
 	Epoch() (int64, error)

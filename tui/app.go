@@ -82,6 +82,12 @@ type Model struct {
 	synthAfter string
 	// stats is the stats screen's figures (stats.go).
 	stats statsState
+	// inbox is the person's notices (inbox.go); news, the header's count
+	// of the unread and the toasts (news.go); drafts, the forms' drafts
+	// kept in the field (drafts.go).
+	inbox  inboxState
+	news   newsState
+	drafts draftsState
 
 	width, height int
 	// stack is the screens, the one in front last (screens.go); the
@@ -172,7 +178,7 @@ func (m *Model) loadQueue(limit int) tea.Cmd {
 	if m.me.ID != "" {
 		q.For, q.Mine = model.ViewerOf(m.policy, m.me, m.now()), m.queue.mineOnly
 	}
-	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID)
+	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID, m.news.tail)
 }
 
 func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
@@ -222,7 +228,7 @@ func (m *Model) render() string {
 		footer = m.promptView()
 	}
 	bodyH := m.bodyHeight()
-	body := m.top().view(m, m.width, bodyH)
+	body := m.withToast(fitHeight(m.top().view(m, m.width, bodyH), bodyH), m.width, bodyH)
 	if over := strings.Count(footer, "\n") + 1 - max(1, m.promptHeight()); over > 0 {
 		// A message that wraps takes its lines from the body's bottom
 		// while it shows: the body keeps its layout.
@@ -245,17 +251,39 @@ func (m *Model) headerView() string {
 	} else if m.opt.As == "" {
 		who = st.Muted.Render("read-only: decide with --as ID")
 	}
-	left := st.Badge.Render("arbiter") + " " + st.Muted.Render(safetext.Line(m.opt.Field)) + "  " + who
+	rest := "  " + who
 	if m.readOnly != "" {
-		left += "  " + st.ReadOnly.Render("READ-ONLY")
+		rest += "  " + st.ReadOnly.Render("READ-ONLY")
 	}
 	if file, ok := m.svc.Offline(); ok {
-		left += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
+		rest += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))
 	}
 	if p, ok := m.svc.(review.Poller); ok && p.Polling() != "" {
-		left += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
+		rest += "  " + st.Warn.Render("POLLING") + st.Muted.Render(" "+p.Polling())
 	}
-	return ansi.Truncate(left, m.width, "…")
+	right := m.unreadView()
+	badge := st.Badge.Render("arbiter") + " "
+	room := m.width - ansi.StringWidth(badge+rest)
+	if right != "" {
+		room -= ansi.StringWidth(right) + 2
+	}
+	// A field's name too long for the line gives way first, keeping its
+	// end (the file's name): the person and the unread count stay.
+	name := safetext.Line(m.opt.Field)
+	switch w := ansi.StringWidth(name); {
+	case w <= room:
+	case room < 6:
+		name, badge = "", st.Badge.Render("arbiter")
+	default:
+		name = "…" + ansi.TruncateLeft(name, w-room+1, "")
+	}
+	left := badge + st.Muted.Render(name) + rest
+	if right == "" {
+		return ansi.Truncate(left, m.width, "…")
+	}
+	// The unread count keeps its place on the right.
+	left = ansi.Truncate(left, max(0, m.width-ansi.StringWidth(right)-2), "…")
+	return left + strings.Repeat(" ", max(2, m.width-ansi.StringWidth(left)-ansi.StringWidth(right))) + right
 }
 
 func (m *Model) footerView() string {

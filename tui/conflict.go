@@ -52,6 +52,9 @@ type onlooker struct {
 	id      string
 	now     time.Time
 	answers bool
+	// decides and votes: the decision form and the ballot open for them,
+	// so a draft's offer names their keys (drafts.go).
+	decides, votes bool
 }
 
 func newConflictView(c *openConflict) conflictView { return conflictView{openConflict: c} }
@@ -65,7 +68,7 @@ func (v conflictView) headerLines() int {
 	if v.detail.Conflict.Resolution != nil || v.notice != "" {
 		n++
 	}
-	return n
+	return n + len(v.offered)
 }
 
 func (v conflictView) voteShown() bool {
@@ -198,7 +201,7 @@ func (m *Model) open(id string) tea.Cmd {
 	}
 	m.push(conflictScreen{})
 	m.conflict.layout(m.width, m.bodyHeight())
-	return loadDetail(m.ctx, m.svc, id)
+	return tea.Batch(loadDetail(m.ctx, m.svc, id), m.readDrafts(id))
 }
 
 func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -286,6 +289,10 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startReopen()
 	case key.Matches(msg, k.Undo):
 		return m.undo()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
+	case key.Matches(msg, k.DropDraft):
+		return m.dropDrafts()
 	}
 	return nil
 }
@@ -481,7 +488,7 @@ func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballo
 	if v.notice != "" {
 		lines = append(lines, st.Warn.Render("⚠ "+safetext.Line(v.notice))) // it names who changed it
 	}
-	return lines
+	return append(lines, v.offerLines(st, k, who)...)
 }
 
 // conflictScreen is the open conflict: both units side by side.
@@ -491,7 +498,8 @@ func (conflictScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.conf
 func (conflictScreen) help(m *Model) []key.Binding               { return m.conflictHelp() }
 
 func (conflictScreen) view(m *Model, w, h int) string {
-	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal()})
+	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal(),
+		decides: m.notYours() == "", votes: m.canDecide() == "" && mayBallot(m.me, m.conflict.detail)})
 }
 
 func (conflictScreen) update(m *Model, msg tea.Msg) tea.Cmd {

@@ -44,6 +44,11 @@ func Run(ctx context.Context, svc review.Desk, opt Options, popts ...tea.Program
 	defer cancel()
 	opt.Context = ctx
 	popts = append(popts[:len(popts):len(popts)], tea.WithContext(ctx))
-	_, err := tea.NewProgram(New(svc, opt), popts...).Run()
+	final, err := tea.NewProgram(New(svc, opt), popts...).Run()
+	if m, ok := final.(*Model); ok {
+		// What was typed since it was last saved, the session's end
+		// notwithstanding.
+		m.keepDrafts(context.WithoutCancel(ctx))
+	}
 	return err
 }

@@ -22,7 +22,11 @@ type (
 		// on; decided, the conflicts the decisions file decides.
 		voted   map[string]bool
 		decided map[string]string
-		err     error
+		// news is what reached the person's inbox after their notice
+		// since (news.go), read with the queue so that both show at once.
+		since int64
+		news  *model.InboxNews
+		err   error
 	}
 	detailLoadedMsg struct {
 		id     string
@@ -57,9 +61,9 @@ const watchEvery = time.Second
 // loadQueue reads one page of the queue and the counts.
 // seq numbers the request so that an answer overtaken by a later one
 // (typing a filter sends one per key) is dropped.
-func loadQueue(ctx context.Context, svc review.Desk, q model.ListQuery, seq int, as string) tea.Cmd {
+func loadQueue(ctx context.Context, svc review.Desk, q model.ListQuery, seq int, as string, since int64) tea.Cmd {
 	return func() tea.Msg {
-		msg := queueLoadedMsg{seq: seq, limit: q.Limit}
+		msg := queueLoadedMsg{seq: seq, limit: q.Limit, since: since}
 		msg.version, msg.err = svc.Changed(ctx)
 		if msg.err == nil {
 			msg.rows, msg.err = svc.List(ctx, q)
@@ -72,6 +76,9 @@ func loadQueue(ctx context.Context, svc review.Desk, q model.ListQuery, seq int,
 		}
 		if msg.err == nil {
 			msg.decided, msg.err = svc.OfflineDecided()
+		}
+		if msg.err == nil && as != "" {
+			msg.news = readNews(ctx, svc, as, since)
 		}
 		return msg
 	}

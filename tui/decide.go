@@ -79,16 +79,18 @@ func (m *Model) startDecide() tea.Cmd {
 		return m.say(why)
 	}
 	f := c.decide
+	var back tea.Cmd
 	if f == nil || f.result != nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
 		_, f.offline = m.svc.Offline()
 		c.decide = f
+		back = m.takeUpDraft(c, model.DraftDecide)
 	} else {
 		f.refresh(m.me) // the conflict may have moved while the form was left
 	}
 	m.push(decideScreen{})
 	f.layout(m.width, m.bodyHeight())
-	return m.checkDraft(f)
+	return tea.Batch(m.checkDraft(f), back)
 }
 
 // checkDraft runs MERGE's dry run on the form's decision as it stands,

@@ -23,11 +23,11 @@ func rebound(t testing.TB, overrides map[string][]string) keymap.Map {
 
 func TestReboundKeyOpensTheDecisionForm(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = rebound(t, map[string][]string{"decide": {"D"}}) })
+	s := start(t, svc, demo.Operator, 140, 40, func(o *Options) { o.Keys = rebound(t, map[string][]string{"decide": {"E"}}) })
 	s.waitFor("▸ conflict-008")
 	s.keys("enter")
-	s.waitFor("A mem-023", "D decide")
-	s.keys("d", "D")
+	s.waitFor("A mem-023", "E decide")
+	s.keys("d", "E")
 	s.waitFor("Decide conflict-008")
 	s.keys("q") // never quits from a form
 	s.keys("esc")

@@ -21,6 +21,9 @@ type openConflict struct {
 	// vote, the ballot.
 	decide *decideForm
 	vote   *voteForm
+	// offered are the person's drafts kept in the field from an earlier
+	// session, offered back until taken up or dropped (drafts.go).
+	offered []model.Draft
 }
 
 // drafting reports whether a form holds something typed and not yet

@@ -122,6 +122,7 @@ func (m *Model) flush() tea.Cmd {
 			resp, err := hw.Rework(ctx, as, req) // planRework refuses reworks without a highway
 			out = append(out, written{conflict: req.ConflictID, rework: &resp, err: err})
 		}
+		dropWritten(ctx, svc, as, out)
 		return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out}
 	}
 }
@@ -151,6 +152,7 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 	if m.quitting {
 		return tea.Quit
 	}
+	m.draftsWritten(msg.results)
 	var done, refused []string
 	for _, w := range msg.results {
 		switch {

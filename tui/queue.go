@@ -233,6 +233,8 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
 	case key.Matches(msg, k.Stats):
 		return m.openStats()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
 	case key.Matches(msg, k.Synthesize):
 		if s, ok := q.selected(); ok {
 			m.synthAfter = s.ID
@@ -375,13 +377,14 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		return nil // a later request is on its way
 	}
 	m.queue.err = msg.err
+	news := m.takeNews(msg.since, msg.news)
 	if m.version == 0 && msg.err == nil {
 		m.version = msg.version
 	}
-	var watching tea.Cmd
+	watching := news
 	if !m.watching {
 		m.watching = true
-		watching = watch(m.ctx, m.svc, m.version) // from the version the queue shows
+		watching = tea.Batch(news, watch(m.ctx, m.svc, m.version)) // from the version the queue shows
 	}
 	if msg.err != nil {
 		return watching

@@ -57,7 +57,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		to     string
 		checks []check
 	}{
-		{"up", "i", []check{
+		{"up", "ctrl+f", []check{
 			{at: queueAt("the queue, one row down", func(s *driver) { s.press(s.k.Down); s.waitFor("▸ conflict-011") }),
 				shows: []string{"%s up"}, does: showing("▸ conflict-008")},
 			{at: atConflictEnd, does: scrolling},
@@ -81,7 +81,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atQueueEnd, does: showing("▸ conflict-008")},
 			{at: atConflictEnd, does: scrolling},
 		}},
-		{"page_down", "D", []check{
+		{"page_down", "F", []check{
 			{at: atQueue, does: showing("▸ conflict-016")},
 			{at: atConflict, does: scrolling},
 		}},
@@ -89,6 +89,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atQueue, shows: []string{"%s open"}, does: showing("Rules:")},
 			{at: atDecideResult, does: showing("showing waiting for people")},
 			{at: atVoteResult, does: showing("showing waiting for people")},
+			{at: atInbox, shows: []string{"%s open"}, does: showing("Rules:")},
 		}},
 		{"filter", "f", []check{
 			{at: atQueue, shows: []string{"%s filter"}, does: showing("\n/ ")},
@@ -111,6 +112,11 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"stats", "@", []check{
 			{at: atQueue, does: showing("Open conflicts: 10")},
+		}},
+		{"inbox", "@", []check{
+			{at: atQueue, shows: []string{"unread · %s"}, does: showing("newest first")},
+			{at: atConflict, does: showing("newest first")},
+			{at: atInbox, does: hiding("newest first")},
 		}},
 		{"keep_a", "K", []check{
 			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
@@ -171,6 +177,9 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"reopen", "O", []check{
 			{at: atResolved, shows: []string{"%s reopen"}, does: showing("escalated again, to ")},
+		}},
+		{"drop_draft", "ctrl+x", []check{
+			{at: atDraftConflict, shows: []string{"%s drops it."}, does: showing("is dropped")},
 		}},
 		{"decide", "e", []check{
 			{at: atConflict, shows: []string{"%s decide"}, does: showing("Decide conflict-008")},
@@ -486,6 +495,15 @@ var (
 	atNarrowConflict = place{"a narrow conflict", demo.Operator, 90, 30, false, func(s *driver) {
 		open008(s)
 		s.waitFor("Shadow reconciliation")
+	}}
+	atInbox         = queueAt("the inbox", func(s *driver) { s.press(s.k.Inbox); s.waitFor("newest first") })
+	atDraftConflict = place{"a conflict with a draft left on it", demo.Operator, 140, 40, false, func(s *driver) {
+		if err := s.svc.DraftSave(context.Background(), model.Draft{AgentID: demo.Operator, ConflictID: "conflict-008",
+			Form: model.DraftDecide, Strategy: model.Dismiss, Rationale: "Left unwritten."}); err != nil {
+			s.t.Fatal(err)
+		}
+		open008(s)
+		s.waitFor("drops it.")
 	}}
 	atTooSmall = queueAt("a screen too small", func(s *driver) {
 		s.send(windowSize(50, 10))

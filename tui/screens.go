@@ -33,7 +33,7 @@ type preparer interface{ prepare(m *Model) }
 // there, pushed by whatever opens it, and listed here once, so that the
 // tests holding every screen to the same rules reach it.
 func screens() []screen {
-	return []screen{queueScreen{}, conflictScreen{}, decideScreen{}, voteScreen{}, helpScreen{under: queueScreen{}}, statsScreen{}}
+	return []screen{queueScreen{}, conflictScreen{}, decideScreen{}, voteScreen{}, helpScreen{under: queueScreen{}}, statsScreen{}, inboxScreen{}}
 }
 
 // top is the screen in front.

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"flag"
 	"path/filepath"
 	"testing"
 
 	"arbiter/demo"
 	"arbiter/internal/shot"
+	"arbiter/model"
 )
 
 //go:generate go test -run ^TestScreenshots$ -shots .
@@ -104,4 +106,20 @@ func TestScreenshots(t *testing.T) {
 	st.press(st.k.Stats)
 	st.waitFor("Open conflicts:", "Time to decision")
 	write("stats", "arbiter — the field's figures", st)
+
+	// Last: the decision it shows a toast of changes the field.
+	ib := start(t, svc, "lead-kenji", w, h)
+	ib.waitFor("▸ conflict-", "unread")
+	ib.press(ib.k.Inbox)
+	ib.waitFor("newest first", "● ")
+	ib.waitGone(" unread · ")
+	if _, err := svc.Merge(context.Background(), demo.Operator, model.MergeRequest{ConflictID: "conflict-012", Strategy: model.Authority,
+		Resolution: model.MergeResolution{WinnerID: model.Ptr("mem-039"),
+			Rationale: "The acquirer's own count settles it: 4,200 a second at the peak, so the target is 8,400."}}); err != nil {
+		t.Fatal(err)
+	}
+	waitForWords(ib, "escalated to you, was decided by ops-maya")
+	ib.waitFor("conflict-012 · resolved") // the inbox read again, the new notice on top
+	ib.waitGone(" unread · ")
+	write("inbox", "arbiter — the inbox, and a toast: an escalation you own was decided", ib)
 }

@@ -16,7 +16,8 @@ import (
 // statsview draws them, as `arbiter stats` prints them): the queue by
 // status and age, time to decision, the queue per day, who collides,
 // whose units lose, who is overloaded, who votes. The engine aggregates
-// them in one read; the screen scrolls them.
+// them in one read; the screen scrolls them, and reads them again
+// whenever the field changes while it is open, saying when it read them.
 
 // statsState is the stats screen's figures and scroll.
 type statsState struct {
@@ -24,6 +25,8 @@ type statsState struct {
 	s      model.Stats
 	err    error
 	top    int
+	// at is when the figures were read, on the screen's clock.
+	at time.Time
 	// lines are the figures drawn at width w, drawn again only when the
 	// figures or the width change.
 	lines []string
@@ -70,8 +73,28 @@ func (noStats) Error() string {
 var errNoStats error = noStats{}
 
 func (m *Model) statsLoaded(msg statsLoadedMsg) tea.Cmd {
-	m.stats.loaded, m.stats.s, m.stats.err, m.stats.lines = true, msg.s, msg.err, nil
+	m.stats.loaded, m.stats.s, m.stats.err, m.stats.lines, m.stats.at = true, msg.s, msg.err, nil, m.now()
 	return nil
+}
+
+// statsFollow reads the figures again, after the field changed, while
+// the stats screen is open (in front, or under the help).
+func (m *Model) statsFollow() tea.Cmd {
+	for _, s := range m.stack {
+		if s == (statsScreen{}) {
+			return m.loadStats()
+		}
+	}
+	return nil
+}
+
+// statsRead says when the figures were read, and that they follow the
+// field.
+func (m *Model) statsRead(w int) string {
+	st := m.styles
+	line := "Read at " + m.stats.at.Format("15:04:05") + ", and again as the field changes · " +
+		keyOf(m.keys.Refresh) + " reads them now"
+	return strings.Join(wrapLines(st.Muted.Render(line), w), "\n")
 }
 
 // statsLines are the figures drawn at width w.
@@ -102,6 +125,8 @@ func (statsScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		m.push(helpScreen{under: statsScreen{}})
 	case key.Matches(msg, k.Refresh):
 		return m.loadStats()
+	case key.Matches(msg, k.Inbox):
+		return m.openInbox()
 	case key.Matches(msg, k.Up):
 		s.top--
 	case key.Matches(msg, k.Down):
@@ -116,7 +141,8 @@ func (statsScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		s.top = 1 << 30
 	}
 	if s.loaded && s.err == nil {
-		s.top = max(0, min(s.top, len(m.statsLines(m.width))-m.bodyHeight()))
+		read := strings.Count(m.statsRead(m.width), "\n") + 1
+		s.top = max(0, min(s.top, len(m.statsLines(m.width))-(m.bodyHeight()-read)))
 	}
 	return nil
 }
@@ -137,7 +163,9 @@ func (statsScreen) view(m *Model, w, h int) string {
 	case s.err != nil:
 		return st.Error.Render("No figures: " + plainError(s.err))
 	}
+	read := m.statsRead(w)
+	h -= strings.Count(read, "\n") + 1
 	lines := m.statsLines(w)
 	top := max(0, min(s.top, len(lines)-h))
-	return strings.Join(lines[top:min(len(lines), top+h)], "\n")
+	return read + "\n" + strings.Join(lines[top:min(len(lines), top+h)], "\n")
 }

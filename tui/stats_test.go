@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"arbiter/internal/statsview"
+	"arbiter/model"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The stats screen opens from the queue and shows the figures the field
@@ -61,4 +64,42 @@ func TestTheStatsScreenShowsTheFieldsFigures(t *testing.T) {
 	}
 	s.keys("esc")
 	s.waitFor("▸ conflict-008")
+}
+
+// Time to decision by person lists people only (not agents, not
+// "vote"); the screen says when it read the figures, and reads them
+// again when the field changes while it is open: at 80×24 and 160×48.
+func TestTheStatsListPeopleOnlyAndFollowTheField(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			path := demoField(t)
+			svc := openService(t, path, false)
+			s := start(t, svc, "ops-maya", size.w, size.h)
+			s.waitFor("▸ conflict-008")
+			s.press(s.k.Stats)
+			s.waitFor("Open conflicts: 10", "Read at "+screenNow.Format("15:04:05"), keyOf(s.k.Refresh)+" reads them now")
+			f := ansi.Strip(strings.Join(s.m.statsLines(size.w), "\n")) // all of the figures, drawn
+			person := f[strings.Index(f, "by person"):]
+			if end := strings.Index(person, "\n\n"); end > 0 {
+				person = person[:end]
+			}
+			if !strings.Contains(person, "ops-maya") || strings.Contains(person, "plan-juno") || strings.Contains(person, " vote ") {
+				t.Errorf("by person lists more than the people who decided:\n%s", person)
+			}
+			for _, l := range strings.Split(f, "\n") {
+				if strings.Contains(strings.ReplaceAll(l, " … ", ""), "…") {
+					t.Errorf("a line is cut: %q", l)
+				}
+			}
+			f = s.waitFor("Read at")
+			golden(t, fmt.Sprintf("stats-%dx%d", size.w, size.h), f)
+
+			other := openService(t, path, false)
+			if _, err := other.Merge(context.Background(), "ops-maya", model.MergeRequest{ConflictID: "conflict-011",
+				Strategy: model.Dismiss, Resolution: model.MergeResolution{Rationale: "Not a real conflict."}}); err != nil {
+				t.Fatal(err)
+			}
+			s.waitFor("Open conflicts: 9")
+		})
+	}
 }

@@ -26,9 +26,11 @@ func (m *Model) startSynthesis() tea.Cmd {
 		return m.say(why)
 	}
 	f := c.decide
+	var back tea.Cmd
 	if f == nil || f.result != nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
 		c.decide = f
+		back = m.takeUpDraft(c, model.DraftDecide)
 	} else {
 		f.refresh(m.me)
 	}
@@ -37,7 +39,7 @@ func (m *Model) startSynthesis() tea.Cmd {
 	}
 	m.push(decideScreen{})
 	f.layout(m.width, m.bodyHeight())
-	return tea.Batch(m.checkDraft(f), m.startSuggestionUnlessTyped(f))
+	return tea.Batch(m.checkDraft(f), m.startSuggestionUnlessTyped(f), back)
 }
 
 // startSuggestionUnlessTyped starts the synthesis from the suggestion,

@@ -9,6 +9,9 @@ import (
 // so that View only assembles it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if drafts := m.watchDrafts(); drafts != nil {
+		cmd = tea.Batch(cmd, drafts)
+	}
 	m.prepare()
 	return m, cmd
 }
@@ -58,6 +61,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.detailLoaded(msg)
 	case statsLoadedMsg:
 		return m.statsLoaded(msg)
+	case newsMsg:
+		return m.newsArrived(msg)
+	case toastTickMsg:
+		return m.toastTick()
+	case inboxLoadedMsg:
+		return m.inboxLoaded(msg)
+	case inboxMarkedMsg:
+		return m.inboxMarked(msg)
+	case draftsReadMsg:
+		return m.draftsRead(msg)
+	case draftDueMsg:
+		return m.draftDue(msg)
+	case draftSavedMsg:
+		return m.draftSaved(msg)
 	case renderedMsg:
 		return m.storeRendering(msg)
 	case threeMsg:
@@ -70,6 +87,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if m.inConflict() {
 				cmds = append(cmds, loadDetail(m.ctx, m.svc, m.conflict.id))
 			}
+			cmds = append(cmds, m.statsFollow())
 		}
 		return tea.Batch(cmds...)
 	case watchTickMsg:

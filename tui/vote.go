@@ -66,12 +66,14 @@ func (m *Model) startVote() tea.Cmd {
 		return m.say("You wrote one of " + v.id + "'s units and the field's policy asks authors not to vote on them; " +
 			model.WhoActs(d.Policy, m.agents, summaryOf(d)) + " may.")
 	}
+	var back tea.Cmd
 	if v.vote == nil || v.vote.result != nil {
 		v.vote = newVoteForm(v.openConflict, m.me, m.styles.Theme.Dark)
+		back = m.takeUpDraft(v.openConflict, model.DraftVote)
 	}
 	m.push(voteScreen{})
 	v.vote.layout(m.width, m.bodyHeight())
-	return nil
+	return back
 }
 
 func rolesOf(p model.Policy) string {

@@ -80,7 +80,7 @@ func SlackBody(n model.Notification, w *Waiting, open string, now time.Time) []b
 	} else {
 		command += " inbox"
 	}
-	summary := slackText(n.Summary)
+	summary := slackCut(slackText(n.Summary), slackMax-len(head)-8)
 	b, _ := json.Marshal(map[string]any{
 		"text": head + " — " + summary,
 		"blocks": []any{
@@ -92,6 +92,24 @@ func SlackBody(n model.Notification, w *Waiting, open string, now time.Time) []b
 		},
 	})
 	return b
+}
+
+// slackMax is the most characters a Slack section's text may hold: a
+// longer one is refused (notices carry their rationale whole).
+const slackMax = 3000
+
+// slackCut cuts s to at most n characters, at a space, saying so; the
+// command the message ends with opens the whole notice.
+func slackCut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:max(0, n-len(" … (cut)"))])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return cut + " … (cut)"
 }
 
 // slackText is untrusted text made safe for a Slack message: one line,

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -375,5 +376,30 @@ func TestSeveralDeliverersSendEachDeliveryOnce(t *testing.T) {
 	}
 	if len(seen) != n || len(r.got) != n || r.bad != 0 {
 		t.Fatalf("%d requests for %d deliveries (%d ids, %d not verified), want each once", len(r.got), n, len(seen), r.bad)
+	}
+}
+
+// A notice carries its rationale whole; a Slack message, whose section
+// holds at most 3,000 characters, cuts it at a word and says so.
+func TestASlackMessageCutsALongNoticeAtAWord(t *testing.T) {
+	c := "conflict-012"
+	n := model.Notification{AgentID: "lead-kenji", Event: model.EventConflictResolved, ConflictID: &c,
+		Summary: "conflict-012 resolved by ops-maya (authority). Why: " + strings.Repeat("the nightly runs outweigh the re-run ", 300)}
+	body := deliver.SlackBody(n, nil, "arbiter", time.Now())
+	var msg struct {
+		Blocks []struct {
+			Text struct {
+				Text string `json:"text"`
+			} `json:"text"`
+		} `json:"blocks"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		t.Fatal(err)
+	}
+	section := msg.Blocks[0].Text.Text
+	kept, cut := strings.CutSuffix(section, " … (cut)")
+	words := strings.Fields(kept)
+	if got := len([]rune(section)); got > 3000 || !cut || !slices.Contains([]string{"the", "nightly", "runs", "outweigh", "re-run"}, words[len(words)-1]) {
+		t.Errorf("the section holds %d characters, ending %q; want at most 3,000, cut after a word", got, section[max(0, len(section)-40):])
 	}
 }

@@ -19,16 +19,17 @@ const (
 	InResult                       // a form's answer
 	InPrompt                       // the one-line prompt of a quick decision
 	InHelp                         // the help screen
+	InInbox                        // the inbox: the person's notices
 
 	// Form is anywhere a form is being filled in.
 	Form = InStrategy | InWinner | InText
 	// Everywhere is every place.
-	Everywhere = InHelp<<1 - 1
+	Everywhere = InInbox<<1 - 1
 )
 
 var contextNames = []string{"the queue", "the queue's filter", "a conflict", "a form's strategies",
 	"a form's choice of A or B", "a form's text boxes", "a confirmation", "a form being written",
-	"a form's answer", "the quick decision's prompt", "the help screen"}
+	"a form's answer", "the quick decision's prompt", "the help screen", "the inbox"}
 
 // String names the places of c, for people.
 func (c Context) String() string {

@@ -25,6 +25,7 @@ type Map struct {
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
 	ThreeWay, Suggest                                                   key.Binding
 	Synthesize, TakeA, TakeB, WholeHeader, Stats                        key.Binding
+	Inbox, DropDraft                                                    key.Binding
 
 	built bool
 }
@@ -44,21 +45,22 @@ type row struct {
 func (m *Map) columns() [][]row {
 	k := func(keys ...string) []string { return keys }
 	return [][]row{{
-		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane or the strategies; an earlier rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
-		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane or the strategies; a later rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
-		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict, or the top of a pane", InQueue | InConflict},
-		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict, or the end of a pane", InQueue | InConflict},
-		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InConflict},
-		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InConflict},
+		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, the inbox, a pane or the strategies; an earlier rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt},
+		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, the inbox, a pane or the strategies; a later rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt},
+		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict or notice, or the top of a pane", InQueue | InInbox | InConflict},
+		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict or notice, or the end of a pane", InQueue | InInbox | InConflict},
+		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InInbox | InConflict},
+		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InInbox | InConflict},
 	}, {
-		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor; leave a form's answer", InQueue | InResult},
+		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor, or the notice's; leave a form's answer", InQueue | InInbox | InResult},
 		{&m.Filter, "filter", k("/"), "/", "filter", "filter the queue by id, type, agent or description", InQueue},
 		{&m.KeepFilter, "keep_filter", k("enter"), "enter", "keep filter", "stop typing the filter and keep it", InFilter},
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
 		{&m.AllStatuses, "all_statuses", k("a"), "a", "all statuses", "show every status, not only what waits for people", InQueue},
 		{&m.MineOnly, "mine_only", k("M"), "M", "mine only", "show only what is yours to decide or vote on, or everything", InQueue},
-		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, or the figures, again", InQueue},
+		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, the inbox or the figures again", InQueue | InInbox},
 		{&m.Stats, "stats", k("#"), "#", "stats", "show the field's figures as charts: the queue, decision times, collisions, owners, voters", InQueue},
+		{&m.Inbox, "inbox", k("i"), "i", "inbox", "show your notices, newest first, the unread marked; again to go back", InQueue | InInbox | InConflict},
 	}, {
 		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails; on a conflict put to a vote, your ballot for A (asks for the rationale)", InQueue | InConflict},
 		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails; on a conflict put to a vote, your ballot for B (asks for the rationale)", InQueue | InConflict},
@@ -79,6 +81,7 @@ func (m *Map) columns() [][]row {
 		{&m.WholeHeader, "whole_header", k("+"), "+", "whole header", "show the conflict's header in full, wrapped, with every ballot, in place of the units; again to go back", InConflict},
 		{&m.History, "history", k("h"), "h", "history", "show the conflict's events and notifications", InConflict},
 		{&m.Reopen, "reopen", k("R"), "R", "reopen", "take back a resolved conflict's decision (a human operator)", InConflict},
+		{&m.DropDraft, "drop_draft", k("D"), "D", "drop draft", "drop the decision or ballot you left unwritten on the conflict, which it offers back", InConflict},
 	}, {
 		{&m.Decide, "decide", k("d"), "d", "decide", "write a decision on the conflict", InConflict},
 		{&m.Vote, "vote", k("v"), "v", "vote", "vote on a conflict put to a vote", InConflict},
@@ -96,9 +99,9 @@ func (m *Map) columns() [][]row {
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
-		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, a form, a prompt or a preview", InQueue | InFilter | InConflict | Form | InResult | InPrompt},
-		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InConflict},
-		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InConflict | InResult},
+		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, the inbox, a form, a prompt or a preview", InQueue | InFilter | InInbox | InConflict | Form | InResult | InPrompt},
+		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InInbox | InConflict},
+		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InInbox | InConflict | InResult},
 		{&m.ForceQuit, "force_quit", k("ctrl+c"), "ctrl+c", "quit", "quit arbiter, whatever is on screen", Everywhere},
 	}}
 }

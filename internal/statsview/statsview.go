@@ -45,10 +45,33 @@ func Render(s model.Stats, w int, st Styles) string {
 	section("Escalations open, by owner", ownerLines(s, w, st)...)
 	section("Ballots, by voter (votes opened since "+s.Since.Format("2006-01-02")+")", voterLines(s, w, st)...)
 	section("Fallbacks executed", fallbackLines(s, w, st)...)
-	for i, l := range out {
-		out[i] = ansi.Truncate(l, w, "…")
+	var lines []string
+	for _, l := range out {
+		lines = append(lines, fit(l, w)...)
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(lines, "\n")
+}
+
+// fit is line in lines of at most w cells: wrapped at spaces (never in a
+// word, nor after a hyphen of a name), the lines after the first
+// indented by two; a word wider than w alone is cut.
+func fit(line string, w int) []string {
+	if ansi.StringWidth(line) <= w {
+		return []string{line}
+	}
+	const nbHyphen = "\u2011"
+	held := strings.ReplaceAll(strings.ReplaceAll(line, nbHyphen, "\x00"), "-", nbHyphen)
+	first, rest, _ := strings.Cut(ansi.Wrap(held, w, " "), "\n")
+	out := []string{first}
+	if rest != "" {
+		for _, l := range strings.Split(ansi.Wrap(strings.ReplaceAll(rest, "\n", " "), w-2, " "), "\n") {
+			out = append(out, "  "+l)
+		}
+	}
+	for i, l := range out {
+		out[i] = ansi.Truncate(strings.ReplaceAll(strings.ReplaceAll(l, nbHyphen, "-"), "\x00", nbHyphen), w, "…")
+	}
+	return out
 }
 
 func openTotal(s model.Stats) int {
@@ -123,8 +146,10 @@ func dayLines(s model.Stats, w int, st Styles) []string {
 // person.
 func timeLines(s model.Stats, w int, st Styles) []string {
 	var most int64
+	lw := 20 // the labels' column: as wide as the longest, up to 32
 	for _, d := range s.DecisionTime {
 		most = max(most, d.P50MS)
+		lw = max(lw, min(32, ansi.StringWidth(safetext.Line(d.Key))+4))
 	}
 	var out []string
 	last := ""
@@ -133,8 +158,8 @@ func timeLines(s model.Stats, w int, st Styles) []string {
 			out = append(out, st.Muted.Render("by "+d.Dimension))
 			last = d.Dimension
 		}
-		bar := Bar(float64(d.P50MS), float64(most), barWidth(w)-6)
-		out = append(out, st.Label.Render(pad("  "+safetext.Line(d.Key), 20))+st.Bar.Render(bar)+
+		bar := Bar(float64(d.P50MS), float64(most), max(4, barWidth(w)-6-(lw-20)))
+		out = append(out, st.Label.Render(pad("  "+safetext.Line(d.Key), lw))+st.Bar.Render(bar)+
 			fmt.Sprintf(" %s p50 · %s p90 · %d", Duration(d.P50MS), Duration(d.P90MS), d.Count))
 	}
 	return out

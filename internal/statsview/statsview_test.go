@@ -58,3 +58,25 @@ func TestRenderFitsTheWidthAndNamesAreSafe(t *testing.T) {
 		}
 	}
 }
+
+// A line wider than the width is wrapped at a space, the rest indented,
+// never cut in a word: every word of it is still there.
+func TestRenderWrapsALongLineAtWords(t *testing.T) {
+	s := model.Stats{Since: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Now: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+		Open: []model.OpenCount{
+			{Status: model.StatusEscalated, Type: model.ConflictFactual, Count: 2, UnderDay: 2},
+			{Status: model.StatusEscalated, Type: model.ConflictInterpretive, Count: 1, UnderDay: 1},
+			{Status: model.StatusEscalated, Type: model.ConflictPriority, Count: 1, UnderDay: 1},
+			{Status: model.StatusEscalated, Type: model.ConflictStrategic, Count: 1, UnderDay: 1},
+		}}
+	out := Render(s, 80, Styles{})
+	for _, line := range strings.Split(out, "\n") {
+		if ansi.StringWidth(line) > 80 || strings.Contains(line, "…") {
+			t.Errorf("a line cut or too wide: %q", line)
+		}
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if want := "factual 2, interpretive 1, priority 1, strategic 1 · age <1h 0, <1d 5, <1w 0, older 0"; !strings.Contains(flat, want) {
+		t.Errorf("the wrapped figures lost words; want %q in:\n%s", want, out)
+	}
+}

@@ -321,3 +321,44 @@ func TestDeadlinesAreExecutedFromAnOperatorsSession(t *testing.T) {
 		t.Fatalf("after the operator's sweep: %+v", c.Resolution)
 	}
 }
+
+// At the screen each person keeps their own read mark and drafts through
+// arbiter; nobody writes or removes another's, with SQL of their own.
+func TestEachPersonKeepsOnlyTheirOwnReadMarkAndDrafts(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	p := tm.f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
+	if _, err := tm.f.Svc.Merge(ctx, rt.Senior1, model.MergeRequest{ConflictID: p.Conflict, Strategy: model.Vote,
+		Resolution: model.MergeResolution{Rationale: "vote"}}); err != nil {
+		t.Fatal(err)
+	}
+	lee := as(t, tm.lee)
+	page, err := lee.InboxPage(ctx, rt.Lead1, 0, 10)
+	if err != nil || len(page.Notices) == 0 || page.Unread == 0 {
+		t.Fatalf("lead-1's inbox from lee's login: %+v (%v)", page, err)
+	}
+	if err := lee.InboxRead(ctx, rt.Lead1, page.Notices[0].ID); err != nil {
+		t.Fatalf("lee marks lead-1's notices read: %v", err)
+	}
+	if err := lee.DraftSave(ctx, model.Draft{AgentID: rt.Lead1, ConflictID: p.Conflict, Form: model.DraftVote,
+		Choice: p.A, Rationale: "half a thought"}); err != nil {
+		t.Fatalf("lee keeps lead-1's draft: %v", err)
+	}
+	rt.WantError(t, lee.DraftSave(ctx, model.Draft{AgentID: rt.Lead2, ConflictID: p.Conflict, Form: model.DraftVote,
+		Rationale: "in lead-2's name"}), model.CodeNotPermitted, model.OpAttune, false)
+	actAs := `SELECT set_config('arbiter.agent', 'lead-1', true)`
+	wantRefused(t, "a draft in another's name", raw(t, tm.lee, actAs,
+		`INSERT INTO drafts (agent_id, conflict_id, form, rationale, saved_at) VALUES ('lead-2', '`+p.Conflict+`', 'vote', 'r', now())`),
+		"in the name of lead-2")
+	wantRefused(t, "another's read mark", raw(t, tm.lee, actAs,
+		`INSERT INTO inbox_read (agent_id, notification_id, read_at) VALUES ('operator', 1, now())`), "in the name of operator")
+	if err := as(t, tm.maya).DraftSave(ctx, model.Draft{AgentID: rt.Operator, ConflictID: p.Conflict, Form: model.DraftDecide,
+		Rationale: "maya's"}); err != nil {
+		t.Fatal(err)
+	}
+	wantRefused(t, "removing another's draft", raw(t, tm.lee, actAs,
+		`DELETE FROM drafts WHERE agent_id = 'operator'`), "in the name of operator")
+	if ds, err := tm.f.Svc.Drafts(ctx, rt.Operator, p.Conflict); err != nil || len(ds) != 1 {
+		t.Fatalf("maya's draft after lee tried to remove it: %+v (%v)", ds, err)
+	}
+}

@@ -924,6 +924,52 @@ BEGIN
 		LIMIT CASE WHEN lim > 0 THEN lim END;
 END $$;
 `,
+	// 8: what the field keeps for each person at the review screen
+	// (docs/field-format.md): inbox_read, the notice each has read up
+	// to; drafts, the decisions and ballots being written, one per
+	// person, conflict and form, until written. A row is written only
+	// by the person it belongs to (check_own), or the administrator.
+	`
+CREATE TABLE inbox_read (
+	agent_id        text        COLLATE "C" PRIMARY KEY REFERENCES agents (id),
+	notification_id bigint      NOT NULL CHECK (notification_id >= 0),
+	read_at         timestamptz NOT NULL
+);
+CREATE TABLE drafts (
+	agent_id    text        COLLATE "C" NOT NULL REFERENCES agents (id),
+	conflict_id text        COLLATE "C" NOT NULL REFERENCES conflicts (id),
+	form        text        COLLATE "C" NOT NULL CHECK (form IN ('decide', 'vote')),
+	strategy    text        NOT NULL DEFAULT '',
+	choice      text        NOT NULL DEFAULT '',
+	rationale   text        NOT NULL DEFAULT '',
+	synthesis   text        NOT NULL DEFAULT '',
+	saved_at    timestamptz NOT NULL,
+	PRIMARY KEY (agent_id, conflict_id, form)
+);
+CREATE FUNCTION check_own() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+	who   text := acting_agent();
+	owner text;
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		owner := OLD.agent_id;
+	ELSE
+		owner := NEW.agent_id;
+	END IF;
+	IF NOT is_admin() AND owner IS DISTINCT FROM who THEN
+		RAISE EXCEPTION 'agent % may not write a row of % in the name of %', who, TG_TABLE_NAME, owner
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF TG_OP = 'DELETE' THEN
+		RETURN OLD;
+	END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER inbox_read_own BEFORE INSERT OR UPDATE OR DELETE ON inbox_read
+	FOR EACH ROW EXECUTE FUNCTION check_own();
+CREATE TRIGGER drafts_own BEFORE INSERT OR UPDATE OR DELETE ON drafts
+	FOR EACH ROW EXECUTE FUNCTION check_own();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

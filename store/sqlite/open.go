@@ -45,6 +45,8 @@ type Store struct {
 	full bool
 	// created: by Create, so Remove may delete it (lifecycle.go).
 	created bool
+	// running are the transactions Close waits for (closing.go).
+	running running
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -150,6 +152,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Close releases the field.
 func (s *Store) Close() error {
+	s.running.close()
 	s.stopCheckpointer()
 	s.closeStmts()
 	s.queue.close()

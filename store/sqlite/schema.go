@@ -398,6 +398,28 @@ CREATE TABLE provenance (
 );
 CREATE INDEX units_epoch ON units (epoch);
 `,
+	// 10: what the field keeps for each person at the review screen
+	// (docs/field-format.md): inbox_read, the notice each has read up
+	// to; drafts, the decisions and ballots being written, one per
+	// person, conflict and form, until written.
+	`
+CREATE TABLE inbox_read (
+	agent_id        TEXT    NOT NULL PRIMARY KEY REFERENCES agents (id),
+	notification_id INTEGER NOT NULL CHECK (notification_id >= 0),
+	read_at         TEXT    NOT NULL
+);
+CREATE TABLE drafts (
+	agent_id    TEXT NOT NULL REFERENCES agents (id),
+	conflict_id TEXT NOT NULL REFERENCES conflicts (id),
+	form        TEXT NOT NULL CHECK (form IN ('decide', 'vote')),
+	strategy    TEXT NOT NULL DEFAULT '',
+	choice      TEXT NOT NULL DEFAULT '',
+	rationale   TEXT NOT NULL DEFAULT '',
+	synthesis   TEXT NOT NULL DEFAULT '',
+	saved_at    TEXT NOT NULL,
+	PRIMARY KEY (agent_id, conflict_id, form)
+);
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

@@ -33,6 +33,10 @@ func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error) (err error) {
+	if !s.running.enter() {
+		return errClosed
+	}
+	defer s.running.leave()
 	var sqlTx *sql.Tx
 	var line *turn
 	if readOnly {
