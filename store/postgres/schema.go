@@ -924,6 +924,43 @@ BEGIN
 		LIMIT CASE WHEN lim > 0 THEN lim END;
 END $$;
 `,
+	// 8: decisions held in their undo window (docs/serve.md, "Decisions
+	// survive the connection"), as SQLite's format 10 holds them. Only
+	// the agent a row is of (or the administrator) may hold, carry out
+	// or take back its decisions.
+	`
+CREATE TABLE held_decisions (
+	id          text        COLLATE "C" PRIMARY KEY,
+	agent_id    text        COLLATE "C" NOT NULL REFERENCES agents (id),
+	conflict_id text        COLLATE "C" NOT NULL,
+	kind        text        COLLATE "C" NOT NULL CHECK (kind IN ('merge', 'vote', 'rework')),
+	request     text        NOT NULL,
+	held_at     timestamptz NOT NULL,
+	due_at      timestamptz NOT NULL,
+	done_at     timestamptz,
+	outcome     text,
+	CHECK ((done_at IS NULL) = (outcome IS NULL))
+);
+CREATE INDEX held_decisions_due ON held_decisions (due_at) WHERE done_at IS NULL;
+CREATE INDEX held_decisions_agent ON held_decisions (agent_id);
+
+CREATE FUNCTION check_held() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+	who   text := acting_agent();
+	owner text := CASE WHEN TG_OP = 'DELETE' THEN OLD.agent_id ELSE NEW.agent_id END;
+BEGIN
+	IF NOT is_admin() AND owner IS DISTINCT FROM who THEN
+		RAISE EXCEPTION 'agent % may not hold or take back the decisions of %', who, owner
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF TG_OP = 'DELETE' THEN
+		RETURN OLD;
+	END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER held_decisions_actor BEFORE INSERT OR UPDATE OR DELETE ON held_decisions
+	FOR EACH ROW EXECUTE FUNCTION check_held();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

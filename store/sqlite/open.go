@@ -45,6 +45,8 @@ type Store struct {
 	full bool
 	// created: by Create, so Remove may delete it (lifecycle.go).
 	created bool
+	// file is the file the field was opened at (present.go).
+	file os.FileInfo
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -88,6 +90,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		stubs.removeNew()
 		return nil, stubs.explain(err)
 	}
+	if err := s.noteFile(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -108,6 +114,10 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	s := &Store{path: path, created: true}
 	if err := s.connect(Options{}); err != nil {
 		removeFiles(path)
+		return nil, err
+	}
+	if err := s.noteFile(); err != nil {
+		s.Remove(ctx)
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
@@ -171,7 +181,9 @@ func (s *Store) connect(opt Options) error {
 			q += "&immutable=1"
 		}
 	} else {
-		q += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
+		// mode=rw: a connection opened later never creates a file where
+		// the field's was (present.go).
+		q += "&mode=rw&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
 			"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(0)" // see checkpointer
 	}
 	db, err := sql.Open("sqlite", "file:"+escapePath(s.path)+"?"+q)
