@@ -22,6 +22,20 @@ import (
 // and if the field refuses it by then that person is told in their
 // inbox; their next screen says what came of it (HeldReport).
 
+// Holder is what a screen asks of a field that holds its decisions in
+// their undo window. *Service implements it; Holds says whether this
+// field does (a screen over one that does not holds them itself).
+type Holder interface {
+	Holds() bool
+	Hold(ctx context.Context, callerID string, ids []string, reqs model.HeldRequests, window time.Duration) error
+	Unhold(ctx context.Context, callerID string, ids []string) (int, error)
+	WriteHeld(ctx context.Context, callerID string, ids []string) []HeldResult
+	LeaveHeld(ctx context.Context, ids []string) ([]model.HeldOutcome, error)
+	HeldReport(ctx context.Context, callerID string) (done, waiting []model.HeldDecision, err error)
+}
+
+var _ Holder = (*Service)(nil)
+
 // HeldGrace is how long past its window a held decision waits for the
 // screen that holds it, whose countdown may run late on a loaded
 // machine, before a sweep carries it out.
@@ -139,6 +153,8 @@ func (s *Service) writeHeld(ctx context.Context, callerID, id string) HeldResult
 			r.Swept = true
 			if h.Outcome != "" {
 				r.Err = errors.New(h.Outcome)
+			} else if err := sweptAnswer(tx, h, &r); err != nil {
+				return err
 			}
 			_, err := tx.HeldDelete(id, false)
 			return err
@@ -206,6 +222,24 @@ func (s *Service) carryOut(tx store.Tx, h model.HeldDecision, r *HeldResult) err
 		return err
 	}
 	return model.Errorf(model.OpHold, model.CodeInvalidRequest, "", "%s holds a decision of unknown kind %q", h.ID, h.Kind)
+}
+
+// sweptAnswer is the answer to h, which a sweep wrote: the conflict as
+// it stands.
+func sweptAnswer(tx store.Tx, h model.HeldDecision, r *HeldResult) error {
+	c, err := tx.Conflict(h.ConflictID)
+	if err != nil {
+		return err
+	}
+	switch h.Kind {
+	case model.HeldMerge:
+		r.Merge = &model.MergeResponse{Status: c.Status, Conflict: c}
+	case model.HeldVote:
+		r.Vote = &model.VoteResponse{Status: c.Status, Conflict: c}
+	case model.HeldRework:
+		r.Rework = &model.ReworkResponse{Status: c.Status, Conflict: c}
+	}
+	return nil
 }
 
 func decodeHeld(h model.HeldDecision, v any) error {
