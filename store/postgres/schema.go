@@ -951,7 +951,8 @@ DECLARE
 BEGIN
 	IF NOT is_admin() AND owner IS DISTINCT FROM who THEN
 		RAISE EXCEPTION 'agent % may not hold or take back the decisions of %', who, owner
-			USING ERRCODE = 'insufficient_privilege';
+			USING ERRCODE = 'insufficient_privilege',
+			HINT = 'a decision held in its undo window is its person''s, and the administrator''s, alone';
 	END IF;
 	IF TG_OP = 'DELETE' THEN
 		RETURN OLD;
