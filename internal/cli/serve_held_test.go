@@ -144,3 +144,32 @@ func TestServeKilledInTheUndoWindowWritesItAtTheNextStart(t *testing.T) {
 	back := tmuxSSH(t, 150, 40, sshArgs(next.sshAddr, maya, known))
 	back.waitLong("Written after your screen closed: conflict-008: synthesis")
 }
+
+// SIGHUP stops the server as SIGTERM does: a ballot in its undo window is
+// written, and the process exits 0.
+func TestServeStopsOnSIGHUPWritingWhatTheScreenHeld(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "demo.db")
+	ok(t, "init", "--db", db, "--demo")
+	priya := sshKey(t, dir, "priya")
+	ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", priya+".pub")
+	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"))
+	lead := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, priya, filepath.Join(dir, "known_hosts")))
+	lead.waitLong("as lead-priya")
+	voteBOn016(lead)
+	lead.waitLong("written in")
+	if err := srv.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-srv.done:
+	case <-time.After(time.Minute):
+		t.Fatalf("serve did not stop after SIGHUP:\n%s", srv.logText())
+	}
+	if srv.exitCode != 0 {
+		t.Errorf("serve exited %d after SIGHUP:\n%s", srv.exitCode, srv.logText())
+	}
+	if d := showJSON(t, db, "conflict-016"); len(d.Ballots) != 1 || d.Ballots[0].VoterID != "lead-priya" {
+		t.Errorf("the ballot in its undo window at SIGHUP: %+v", d.Ballots)
+	}
+}
