@@ -80,7 +80,7 @@ type Model struct {
 	written       map[string]int64 // the version each of our own writes left
 	batchReport   string           // how the last batch went
 	lastClick     click
-	quitting      bool // quit once the decision being written is
+	quitting      bool // quit once every decision is answered for (settled)
 	sweepFailed   bool // the last sweep failed, and said so
 	watching      bool // the field is watched for changes
 	// synthAfter is the conflict whose decision form opens on the
