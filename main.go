@@ -13,10 +13,16 @@ import (
 )
 
 func main() {
-	// The first interrupt ends the command's context, which lets it stop
-	// cleanly; from then on the signals have their usual effect, so a
-	// second ctrl+c ends any command at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A hang-up (the terminal closed) ends the command as SIGTERM does,
+	// so that the review screen writes what it holds first; unless it is
+	// ignored (nohup), which it stays. The first signal ends the command's
+	// context, which lets it stop cleanly; from then on the signals have
+	// their usual effect, so a second ctrl+c ends any command at once.
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), sigs...)
 	go func() {
 		<-ctx.Done()
 		stop()

@@ -33,6 +33,10 @@ const (
 	CodeFieldBusy Code = "FIELD_BUSY"
 	// CodeReadOnly is arbiter's for a write to a field opened read-only.
 	CodeReadOnly Code = "READ_ONLY"
+	// CodeFieldGone is arbiter's for a write to a field file that is no
+	// longer at its path (deleted, or replaced by another file) since it
+	// was opened: nothing is written to a file nobody will read again.
+	CodeFieldGone Code = "FIELD_GONE"
 )
 
 // recoverable lists the codes a caller can act on and retry.

@@ -23,7 +23,7 @@ const (
 // --events may name.
 var NoticeEvents = []string{EventConflictDetected, EventConflictResolved, EventConflictEscalated, EventVoteOpened,
 	EventVoteClosed, EventConflictReopened, EventConflictRework, EventConflictReminder, EventConflictOverdue,
-	EventConflictTimeout, EventPolicyChanged}
+	EventConflictTimeout, EventPolicyChanged, EventNotWritten}
 
 // Valid reports whether f is a known format.
 func (f HookFormat) Valid() bool { return f == FormatStandard || f == FormatSlack }

@@ -24,6 +24,10 @@ const (
 	// OpHook is arbiter's: a human operator adds or removes a hook, or
 	// queues dead deliveries again (errors only).
 	OpHook = "HOOK"
+	// OpHold is arbiter's: a decision made on the review screen is held
+	// in the field for its undo window, or taken back (errors only; what
+	// it writes is logged as MERGE, VOTE or REWORK).
+	OpHold = "HOLD"
 )
 
 // The agent ids a sweep writes under: FallbackAgent for what executes at a

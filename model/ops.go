@@ -174,4 +174,7 @@ type SweepAction struct {
 type SweepReport struct {
 	At      time.Time     `json:"at"`
 	Actions []SweepAction `json:"actions"`
+	// Held are the decisions held in their undo window on a screen that
+	// ended before writing them, carried out by the sweep.
+	Held []HeldOutcome `json:"held,omitempty"`
 }

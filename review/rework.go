@@ -29,59 +29,69 @@ import (
 // directive is for the authors now, and their revision is checked
 // against it.
 func (s *Service) Rework(ctx context.Context, callerID string, req model.ReworkRequest) (model.ReworkResponse, error) {
-	const op = model.OpRework
 	var resp model.ReworkResponse
-	rationale := strings.TrimSpace(req.Rationale)
-	routing := model.Routing{Deadline: req.Deadline, Fallback: req.Fallback}
-	switch {
-	case rationale == "":
-		return resp, model.Errorf(op, model.CodeInvalidRequest, "say what the authors should revise in the rationale", "a rework needs a rationale: it is the authors' directive")
-	case req.Fallback == model.FallbackRework:
-		return resp, model.Errorf(op, model.CodeInvalidRequest, "choose dismiss, a rule or escalate:ID", "a rework's fallback cannot be another rework")
-	}
-	if err := checkRouting(op, routing); err != nil {
+	if err := validateRework(req); err != nil {
 		return resp, err
 	}
 	if s.offline() {
-		return resp, model.Errorf(op, model.CodeUnsupportedOperation, "send it back on the live field, or decide it with merge",
+		return resp, model.Errorf(model.OpRework, model.CodeUnsupportedOperation, "send it back on the live field, or decide it with merge",
 			"a rework cannot go to a decisions file: its directive is for the authors now, and their revision is checked against it")
 	}
-	err := s.write(ctx, op, func(tx store.Tx) error {
-		d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
-		if err != nil {
-			return err
-		}
-		c := d.Conflict
-		if c.Status == model.StatusResolving && c.Rework != nil {
-			return model.Errorf(op, model.CodeInvalidTransition, "wait for the authors' revision, or decide it",
-				"%s was already sent back for rework by %s at epoch %d", c.ID, c.Rework.By, c.Rework.Epoch)
-		}
-		if pe := model.Permit(d.caller, d.ConflictDetail, model.Rework); pe != nil {
-			relabelled := *pe
-			relabelled.Operation = op
-			return &relabelled
-		}
-		o := outcome{s: s, tx: tx, op: op, d: d, by: d.caller.ID, rationale: rationale}
-		if o.epoch, o.err = tx.EpochTick(); o.err != nil {
-			return o.err
-		}
-		o.now = s.now()
-		if c.Status == model.StatusPendingVote {
-			o.override()
-		}
-		route, _, err := routeFor(tx, op, d.ConflictDetail, routeRework, o.by, routing, o.now)
-		if err != nil {
-			return err
-		}
-		o.sendBack(o.rationale, route)
-		logDecision(&o, op, req)
-		if o.err != nil {
-			return o.err
-		}
-		resp = model.ReworkResponse{Status: o.conflict.Status, Conflict: o.conflict, NotifiedAgents: nonNil(o.notified)}
-		return nil
+	err := s.write(ctx, model.OpRework, func(tx store.Tx) (err error) {
+		resp, err = s.rework(tx, callerID, req)
+		return err
 	})
 	return resp, err
+}
+
+// validateRework checks a REWORK request on its own.
+func validateRework(req model.ReworkRequest) error {
+	const op = model.OpRework
+	switch {
+	case strings.TrimSpace(req.Rationale) == "":
+		return model.Errorf(op, model.CodeInvalidRequest, "say what the authors should revise in the rationale", "a rework needs a rationale: it is the authors' directive")
+	case req.Fallback == model.FallbackRework:
+		return model.Errorf(op, model.CodeInvalidRequest, "choose dismiss, a rule or escalate:ID", "a rework's fallback cannot be another rework")
+	}
+	return checkRouting(op, model.Routing{Deadline: req.Deadline, Fallback: req.Fallback})
+}
+
+// rework checks a validated REWORK and carries it out in tx.
+func (s *Service) rework(tx store.Tx, callerID string, req model.ReworkRequest) (model.ReworkResponse, error) {
+	const op = model.OpRework
+	routing := model.Routing{Deadline: req.Deadline, Fallback: req.Fallback}
+	d, err := s.prepare(tx, op, callerID, req.ConflictID, req.ExpectedVersion)
+	if err != nil {
+		return model.ReworkResponse{}, err
+	}
+	c := d.Conflict
+	if c.Status == model.StatusResolving && c.Rework != nil {
+		return model.ReworkResponse{}, model.Errorf(op, model.CodeInvalidTransition, "wait for the authors' revision, or decide it",
+			"%s was already sent back for rework by %s at epoch %d", c.ID, c.Rework.By, c.Rework.Epoch)
+	}
+	if pe := model.Permit(d.caller, d.ConflictDetail, model.Rework); pe != nil {
+		relabelled := *pe
+		relabelled.Operation = op
+		return model.ReworkResponse{}, &relabelled
+	}
+	o := outcome{s: s, tx: tx, op: op, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Rationale)}
+	if o.epoch, o.err = tx.EpochTick(); o.err != nil {
+		return model.ReworkResponse{}, o.err
+	}
+	o.now = s.now()
+	if c.Status == model.StatusPendingVote {
+		o.override()
+	}
+	route, _, err := routeFor(tx, op, d.ConflictDetail, routeRework, o.by, routing, o.now)
+	if err != nil {
+		return model.ReworkResponse{}, err
+	}
+	o.sendBack(o.rationale, route)
+	logDecision(&o, op, req)
+	if o.err != nil {
+		return model.ReworkResponse{}, o.err
+	}
+	return model.ReworkResponse{Status: o.conflict.Status, Conflict: o.conflict, NotifiedAgents: nonNil(o.notified)}, nil
 }
 
 // sendBack sends the conflict back to its authors along route, with

@@ -84,6 +84,10 @@ func (s *Service) ReadOnly() (bool, string) {
 // the field since the last call that returned it; cheap enough to poll.
 func (s *Service) Changed(ctx context.Context) (int64, error) { return s.st.Changed(ctx) }
 
+// Check reads the field and says whether it takes writes where it was
+// opened (store.Field's Check): for health checks.
+func (s *Service) Check(ctx context.Context) error { return s.st.Check(ctx) }
+
 // Policy returns the field's governance.
 func (s *Service) Policy(ctx context.Context) (model.Policy, error) {
 	var p model.Policy

@@ -13,6 +13,9 @@ import (
 // Sweep does what the field's deadlines ask for at the service's clock,
 // and returns what it did:
 //
+//   - a decision a person made on the review screen, held in its undo
+//     window when the screen ended, is carried out as that person once it
+//     is due (held.go); a refusal is told to them in their inbox;
 //   - a conflict waiting for people with a fifth of its time left: its
 //     owner (any human operator without one; a vote's voters who have
 //     not voted; a rework's authors) is reminded, once;
@@ -45,6 +48,13 @@ func (s *Service) Sweep(ctx context.Context) (model.SweepReport, error) {
 		return rep, s.write(ctx, op, func(store.Tx) error { return nil })
 	}
 	rep.At = s.now()
+	// First the decisions people made before the deadlines came, held in
+	// their undo window on screens that ended before writing them.
+	held, err := s.sweepHeld(ctx, rep.At)
+	rep.Held = held
+	if err != nil {
+		return rep, err
+	}
 	var due []model.Conflict
 	if err := s.st.Read(ctx, func(tx store.Tx) (err error) { due, err = tx.ConflictsDue(rep.At); return err }); err != nil {
 		return rep, err

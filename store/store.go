@@ -35,6 +35,12 @@ type Field interface {
 	// Name is the field as people know it: a path, or a server address
 	// without its password.
 	Name() string
+	// Check reads the field where it was opened and says whether it
+	// takes writes there: nil, or the refusal a write would meet (a file
+	// deleted or replaced under it, FIELD_GONE; a disk turned read-only
+	// or full; a server that does not answer or takes no writes). A
+	// field opened read-only on purpose is only read. For health checks.
+	Check(ctx context.Context) error
 	Close() error
 }
 
@@ -222,6 +228,21 @@ type Tx interface {
 	// TokenDelete removes the tokens of agent id, or the token whose
 	// prefix is id, and returns how many it removed.
 	TokenDelete(id string) (int, error)
+
+	// Decisions held in their undo window (model.HeldDecision). HeldInsert
+	// stores h, waiting. Held looks one up (ErrNotFound). HeldDue lists
+	// the waiting ones due at now, oldest due first, at most limit;
+	// HeldOf lists agentID's, waiting or done, by the time they were
+	// held. HeldDone marks one done at at with outcome ("" when it was
+	// written) if it still waits; HeldDelete removes one, only if it
+	// still waits when onlyWaiting; each reports whether it did, so that
+	// of two racing, one does.
+	HeldInsert(h model.HeldDecision) error
+	Held(id string) (model.HeldDecision, error)
+	HeldDue(now time.Time, limit int) ([]model.HeldDecision, error)
+	HeldOf(agentID string) ([]model.HeldDecision, error)
+	HeldDone(id string, at time.Time, outcome string) (bool, error)
+	HeldDelete(id string, onlyWaiting bool) (bool, error)
 
 	// AgentActAs names the registered agent the transaction acts for, before
 	// it writes. The SQLite engine notes nothing (anyone who can write

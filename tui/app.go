@@ -66,17 +66,23 @@ type Model struct {
 	readOnly string
 
 	// Quick decisions, their undo window and what they wrote.
-	prompt      *prompt
-	pending     *pending
-	pendingID   int
-	recent      []string         // rationales used, most recent first
-	marks       map[string]bool  // marked rows, by conflict id
-	written     map[string]int64 // the version each of our own writes left
-	batchReport string           // how the last batch went
-	lastClick   click
-	quitting    bool // quit once the decision being written is
-	sweepFailed bool // the last sweep failed, and said so
-	watching    bool // the field is watched for changes
+	prompt    *prompt
+	pending   *pending
+	pendingID int
+	// unanswered are the decisions started and not yet answered for, by id:
+	// the one pending, and any still being written or taken back.
+	unanswered map[int]*pending
+	// heldElsewhere: the field holds decisions of the person from a
+	// screen that ended, which a sweep is to write (held.go).
+	heldElsewhere bool
+	recent        []string         // rationales used, most recent first
+	marks         map[string]bool  // marked rows, by conflict id
+	written       map[string]int64 // the version each of our own writes left
+	batchReport   string           // how the last batch went
+	lastClick     click
+	quitting      bool // quit once every decision is answered for (settled)
+	sweepFailed   bool // the last sweep failed, and said so
+	watching      bool // the field is watched for changes
 	// synthAfter is the conflict whose decision form opens on the
 	// synthesis once it is read (synthesize, from the queue).
 	synthAfter string
@@ -97,12 +103,14 @@ type Model struct {
 	conflict conflictView
 	// held is the conflicts the screen holds: the open one, and those
 	// left with a draft on them (open.go).
-	held     map[string]*openConflict
-	version  int64
-	flash    string
-	queueSeq int
-	footer   string
-	flashID  int
+	held    map[string]*openConflict
+	version int64
+	flash   string
+	// flashKept: the flash stays until the next key (tell).
+	flashKept bool
+	queueSeq  int
+	footer    string
+	flashID   int
 }
 
 // New builds the screen over svc.
@@ -122,7 +130,7 @@ func New(svc review.Desk, opt Options) *Model {
 	m := &Model{viewContext: viewContext{ctx: opt.Context, now: opt.Now, keys: k}, svc: svc, opt: opt, help: help.New(), md: md,
 		cache: map[mdKey]formatted{}, queue: newQueue(), stack: []screen{queueScreen{}},
 		conflict: newConflictView(&openConflict{}), held: map[string]*openConflict{},
-		marks: map[string]bool{}, written: map[string]int64{}}
+		marks: map[string]bool{}, written: map[string]int64{}, unanswered: map[int]*pending{}}
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
 		m.readOnly = why
@@ -310,9 +318,16 @@ func (m *Model) footerView() string {
 // say shows a one-line message in the footer for a few seconds.
 func (m *Model) say(s string) tea.Cmd {
 	m.flashID++
-	m.flash = s
+	m.flash, m.flashKept = s, false
 	id := m.flashID
 	return m.after(4*time.Second, flashClearMsg{id: id})
+}
+
+// tell shows a message in the footer until the person presses a key:
+// for what they must not miss.
+func (m *Model) tell(s string) {
+	m.flashID++
+	m.flash, m.flashKept = s, true
 }
 
 // plainError turns an error into one plain sentence for a person, safe to

@@ -38,17 +38,20 @@ func (c viewContext) after(d time.Duration, msg tea.Msg) tea.Cmd {
 
 // Run shows the screen over svc until the person quits or ctx ends (a
 // closed session), with the program's options popts (its terminal).
-// Whatever the screen started stops when it returns.
+// Whatever the screen started stops when it returns; a decision still in
+// its undo window is written first (leave), since nobody can undo it
+// any more.
 func Run(ctx context.Context, svc review.Desk, opt Options, popts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opt.Context = ctx
 	popts = append(popts[:len(popts):len(popts)], tea.WithContext(ctx))
-	final, err := tea.NewProgram(New(svc, opt), popts...).Run()
-	if m, ok := final.(*Model); ok {
-		// What was typed since it was last saved, the session's end
-		// notwithstanding.
-		m.keepDrafts(context.WithoutCancel(ctx))
-	}
+	m := New(svc, opt)
+	_, err := tea.NewProgram(m, popts...).Run()
+	cancel()
+	m.leave(ctx)
+	// What was typed since it was last saved, the session's end
+	// notwithstanding.
+	m.keepDrafts(context.WithoutCancel(ctx))
 	return err
 }

@@ -1,20 +1,27 @@
 package tui
 
 import (
+	"context"
 	"fmt"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	"arbiter/internal/safetext"
 	"arbiter/model"
+	"arbiter/review"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // A decision made on the screen waits a moment before it is written: the
-// undo window. It is written when the window closes, or at once when the
-// person quits or decides again; undo takes it back and nothing reaches
-// the field.
+// undo window. On a field that takes writes it is held in the field
+// (review.Holder) before the window opens, so that nothing ends it
+// silently: the screen writes it when the window closes, or at once when
+// the person quits or decides again, or when the screen ends any other
+// way (leave, held.go); undo takes it back and nothing reaches the field;
+// a screen killed outright leaves it to the field's next sweep. On a
+// field that takes no writes (a decisions file, another program's file)
+// the screen holds it itself.
 
 // undoWindow is how long a decision waits to be written.
 const undoWindow = 5 * time.Second
@@ -33,6 +40,22 @@ type pending struct {
 	// form is the conflict whose form made the decision ("" for a quick
 	// decision): its answer goes back to the form.
 	form string
+	// held are the ids the field holds it under, one per request
+	// (requests(): merges, votes, reworks); nil when the screen holds it
+	// itself. holding: the field is storing them, and the window opens
+	// once it has; flushHeld: write it as soon as it has (a quit, a new
+	// decision).
+	held      []string
+	holding   bool
+	flushHeld bool
+	// undone is set on the screen's goroutine and read by the command
+	// that holds it (holdPending), which takes it back if it was undone
+	// while being stored.
+	undone atomic.Bool
+}
+
+func (p *pending) requests() model.HeldRequests {
+	return model.HeldRequests{Merges: p.reqs, Votes: p.votes, Reworks: p.reworks}
 }
 
 type (
@@ -41,12 +64,25 @@ type (
 		id   int
 		step time.Duration
 	}
+	// heldMsg is the field's answer to holding pending decision id.
+	heldMsg struct {
+		id  int
+		err error
+	}
 	// pendingDoneMsg is what writing a pending decision gave.
 	pendingDoneMsg struct {
 		id      int
 		label   string
 		form    string // the form that made it, which shows the answer
 		results []written
+	}
+	// undoneMsg is the field's answer to taking held decision id back:
+	// took of want.
+	undoneMsg struct {
+		id         int
+		label      string
+		took, want int
+		err        error
 	}
 )
 
@@ -57,6 +93,15 @@ type written struct {
 	vote     *model.VoteResponse
 	rework   *model.ReworkResponse
 	err      error
+	// kept: the field could not take it now; it stays held there, and a
+	// sweep writes it once the field does.
+	kept bool
+}
+
+// holder is the field, when it holds decisions in their window.
+func (m *Model) holder() (review.Holder, bool) {
+	h, ok := m.svc.(review.Holder)
+	return h, ok && h.Holds()
 }
 
 // holdVote starts the undo window for a ballot.
@@ -65,13 +110,75 @@ func (m *Model) holdVote(label string, req model.VoteRequest) tea.Cmd {
 }
 
 // holdPending starts the undo window for p, writing whatever was waiting
-// before at once.
+// before at once. On a field that holds decisions, the window opens once
+// the field holds p.
 func (m *Model) holdPending(p *pending) tea.Cmd {
 	flush := m.flush()
 	m.pendingID++
 	p.id, p.left = m.pendingID, m.undoWindow()
 	m.pending = p
-	return tea.Batch(flush, m.tickPending())
+	m.unanswered[p.id] = p
+	h, ok := m.holder()
+	if !ok {
+		return tea.Batch(flush, m.tickPending())
+	}
+	reqs := p.requests()
+	p.held, p.holding = review.NewHeldIDs(reqs.Len()), true
+	ctx, as, ids, window, id := m.ctx, m.opt.As, p.held, p.left, p.id
+	return tea.Batch(flush, func() tea.Msg {
+		err := h.Hold(ctx, as, ids, reqs, window)
+		if err == nil && p.undone.Load() {
+			// Undone while it was being stored, perhaps by a screen
+			// that has ended since: take it back here.
+			h.Unhold(context.WithoutCancel(ctx), as, ids)
+		}
+		return heldMsg{id: id, err: err}
+	})
+}
+
+// heldArrived opens the window of the decision the field now holds — or
+// writes it, if the person quit or decided again meanwhile, or takes it
+// back, if they undid it.
+func (m *Model) heldArrived(msg heldMsg) tea.Cmd {
+	p := m.unanswered[msg.id]
+	if p == nil || !p.holding {
+		return nil
+	}
+	p.holding = false
+	switch {
+	case msg.err != nil:
+		p.held = nil // nothing is held: there is nothing to write or take back
+		if p.undone.Load() {
+			delete(m.unanswered, p.id)
+			return tea.Batch(m.say("Undone: "+p.label+" was not written."), m.settled())
+		}
+		return m.notHeld(p, msg.err)
+	case p.undone.Load():
+		return m.unhold(p)
+	case p.flushHeld || m.pending != p:
+		p.writing = true
+		return m.write(p)
+	}
+	return m.tickPending()
+}
+
+// settled ends the screen once nothing it held is left open, if the
+// person asked to quit.
+func (m *Model) settled() tea.Cmd {
+	if m.quitting && len(m.unanswered) == 0 {
+		return tea.Quit
+	}
+	return nil
+}
+
+// notHeld answers every request of p with the field's refusal to hold it:
+// nothing was written.
+func (m *Model) notHeld(p *pending, err error) tea.Cmd {
+	var out []written
+	for _, c := range conflictsOf(p) {
+		out = append(out, written{conflict: c, err: err})
+	}
+	return func() tea.Msg { return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out} }
 }
 
 func (m *Model) tickPending() tea.Cmd {
@@ -99,32 +206,19 @@ func (m *Model) pendingTick(msg pendingTickMsg) tea.Cmd {
 	return m.flush()
 }
 
-// flush writes the pending decision now, if there is one.
+// flush writes the pending decision now, if there is one; one the field
+// is still storing is written as soon as it has.
 func (m *Model) flush() tea.Cmd {
 	p := m.pending
-	if p == nil || p.writing {
+	switch {
+	case p == nil || p.writing:
+		return nil
+	case p.holding:
+		p.flushHeld = true
 		return nil
 	}
 	p.writing = true
-	ctx, svc, as := m.ctx, m.svc, m.opt.As
-	hw, _ := m.highway()
-	return func() tea.Msg {
-		var out []written
-		for _, req := range p.reqs {
-			resp, err := svc.Merge(ctx, as, req)
-			out = append(out, written{conflict: req.ConflictID, merge: &resp, err: err})
-		}
-		for _, req := range p.votes {
-			resp, err := svc.Vote(ctx, as, req)
-			out = append(out, written{conflict: req.ConflictID, vote: &resp, err: err})
-		}
-		for _, req := range p.reworks {
-			resp, err := hw.Rework(ctx, as, req) // planRework refuses reworks without a highway
-			out = append(out, written{conflict: req.ConflictID, rework: &resp, err: err})
-		}
-		dropWritten(ctx, svc, as, out)
-		return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out}
-	}
+	return m.write(p)
 }
 
 // undo takes back the decision waiting to be written.
@@ -140,64 +234,40 @@ func (m *Model) undo() tea.Cmd {
 	if f := m.ballot(p.form); f != nil {
 		f.busy = false
 	}
+	p.undone.Store(true)
+	switch {
+	case p.holding:
+		return nil // taken back once the field holds it (heldArrived)
+	case p.held != nil:
+		return m.unhold(p)
+	}
+	delete(m.unanswered, p.id)
 	return m.say("Undone: " + p.label + " was not written.")
 }
 
-// pendingDone takes the field's answers: forms get theirs, a quick
-// decision says how it went in one line.
-func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
-	if m.pending != nil && m.pending.id == msg.id {
-		m.pending = nil
+// unhold takes p back out of the field.
+func (m *Model) unhold(p *pending) tea.Cmd {
+	h, _ := m.holder()
+	ctx, as, ids, label, id := m.ctx, m.opt.As, p.held, p.label, p.id
+	return func() tea.Msg {
+		took, err := h.Unhold(ctx, as, ids)
+		return undoneMsg{id: id, label: label, took: took, want: len(ids), err: err}
 	}
-	if m.quitting {
-		return tea.Quit
-	}
-	m.draftsWritten(msg.results)
-	var done, refused []string
-	for _, w := range msg.results {
-		switch {
-		case w.err != nil:
-			refused = append(refused, w.conflict+": "+plainError(w.err))
-		case w.merge != nil:
-			m.written[w.conflict] = w.merge.Conflict.Version
-			done = append(done, w.conflict)
-		case w.vote != nil:
-			m.written[w.conflict] = w.vote.Conflict.Version
-			done = append(done, w.conflict)
-		case w.rework != nil:
-			m.written[w.conflict] = w.rework.Conflict.Version
-			done = append(done, w.conflict)
-		}
-	}
-	cmds := []tea.Cmd{m.reloadQueue()}
-	for _, w := range msg.results {
-		if f := m.draft(w.conflict); f != nil && f.busy && w.merge != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.merge, w.err, "Not written: ")))
-		}
-		if f := m.ballot(w.conflict); f != nil && f.busy && w.vote != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.vote, w.err, "Not counted: ")))
-		}
-	}
+}
+
+// undoneArrived says whether the field took the decision back.
+func (m *Model) undoneArrived(msg undoneMsg) tea.Cmd {
+	delete(m.unanswered, msg.id)
+	var say tea.Cmd
 	switch {
-	case msg.form != "" && (m.draft(msg.form) != nil || m.ballot(msg.form) != nil):
-		// The form shows the answer.
-	case len(msg.results) == 1 && len(refused) == 0:
-		if file, offline := m.svc.Offline(); offline {
-			cmds = append(cmds, m.say("Queued in "+safetext.Line(file)+" (nothing is notified until `arbiter apply`): "+msg.label+"."))
-		} else {
-			cmds = append(cmds, m.say("Written: "+msg.label+"."))
-		}
-	case len(msg.results) == 1:
-		cmds = append(cmds, m.say("Not written: "+refused[0]))
+	case msg.err != nil:
+		say = m.say("Not undone: " + plainError(msg.err) + ". The field still holds " + msg.label + ", and writes it.")
+	case msg.took < msg.want:
+		say = tea.Batch(m.reloadQueue(), m.say("Too late to undo: the field wrote "+msg.label+" before it was taken back."))
 	default:
-		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
-		if len(refused) > 0 {
-			s += " Refused: " + strings.Join(refused, "; ")
-		}
-		m.batchReport = s
-		cmds = append(cmds, m.say(s))
+		say = m.say("Undone: " + msg.label + " was not written.")
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(say, m.settled())
 }
 
 // isPending reports whether conflict id has a decision waiting.
@@ -206,18 +276,8 @@ func (m *Model) isPending(id string) bool {
 	if p == nil {
 		return false
 	}
-	for _, r := range p.reqs {
-		if r.ConflictID == id {
-			return true
-		}
-	}
-	for _, r := range p.votes {
-		if r.ConflictID == id {
-			return true
-		}
-	}
-	for _, r := range p.reworks {
-		if r.ConflictID == id {
+	for _, c := range conflictsOf(p) {
+		if c == id {
 			return true
 		}
 	}
@@ -232,8 +292,11 @@ func (m *Model) pendingLine() string {
 		return ""
 	}
 	st := m.styles
-	if p.writing {
+	switch {
+	case p.writing:
 		return st.Muted.Render("Writing " + safetext.Line(p.label) + "…")
+	case p.holding:
+		return st.Muted.Render("Holding " + safetext.Line(p.label) + "…")
 	}
 	left := max(0, int(p.left.Round(time.Second)/time.Second))
 	return st.Header.Render(safetext.Line(p.label)) + st.Muted.Render(fmt.Sprintf(" — written in %ds · ", left)) +
@@ -241,14 +304,12 @@ func (m *Model) pendingLine() string {
 }
 
 // quit ends the screen, writing first any decision still in its undo
-// window: quitting never loses one.
+// window: quitting never loses one. The screen ends once the field has
+// answered for every one (settled).
 func (m *Model) quit() tea.Cmd {
-	if m.pending == nil {
+	if len(m.unanswered) == 0 {
 		return tea.Quit
 	}
-	if m.pending.writing {
-		m.quitting = true // pendingDone quits
-		return nil
-	}
-	return tea.Sequence(m.flush(), tea.Quit)
+	m.quitting = true
+	return m.flush()
 }

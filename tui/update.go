@@ -35,9 +35,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case identityMsg:
 		m.me, m.agents, m.policy, m.meErr = msg.me, msg.agents, msg.policy, msg.err
 		if m.opt.As != "" {
-			return m.loadQueue(firstPage)
+			return tea.Batch(m.loadQueue(firstPage), m.heldReport())
 		}
 		return nil
+	case heldMsg:
+		return m.heldArrived(msg)
+	case undoneMsg:
+		return m.undoneArrived(msg)
+	case heldReportMsg:
+		return m.heldReported(msg)
 	case plansMsg:
 		return m.plansArrived(msg)
 	case pendingTickMsg:
@@ -84,6 +90,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.version != m.version {
 			m.version = msg.version
 			cmds = append(cmds, m.reloadQueue())
+			if m.heldElsewhere {
+				cmds = append(cmds, m.heldReport())
+			}
 			if m.inConflict() {
 				cmds = append(cmds, loadDetail(m.ctx, m.svc, m.conflict.id))
 			}
@@ -214,6 +223,9 @@ func (m *Model) fillPanes() {
 // key routes a key press: force_quit quits from anywhere; the prompt,
 // when open, takes the rest; else the screen in front does.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	if m.flashKept {
+		m.flash, m.flashKept = "", false
+	}
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return m.quit()
 	}

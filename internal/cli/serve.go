@@ -29,21 +29,24 @@ func (a *app) serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve --db FIELD [--ssh ADDR] [--http ADDR] [--host-key FILE]",
 		Short: "Serve the field to a team: the review screen over SSH, MCP over HTTP",
-		Long: `Serve the field from one process until SIGTERM or SIGINT:
+		Long: `Serve the field from one process until SIGTERM, SIGINT or SIGHUP:
 
   --ssh ADDR    people open the review screen with ssh -p PORT HOST, by a key
                 a human operator added (arbiter keys add); nothing else:
                 no passwords, commands, forwarding or subsystems
   --http ADDR   agents reach MCP (Streamable HTTP) at http://ADDR/mcp with a
                 bearer token a human operator issued (arbiter tokens issue);
-                GET /healthz answers 200 while the field does
+                GET /healthz answers 200 while the field can be read and
+                written where --db points, 503 otherwise
 
 It also sends the field's notices to their hooks (as arbiter deliver does) and
 sweeps the field's deadlines (as --as, on PostgreSQL a human operator,
 unless the process logs in as the field's administrator). Put --http behind a
-TLS reverse proxy; see docs/serve.md. On a stop it ends the sessions, lets
-writes in flight finish and exits 0 within 10 seconds. One line per session
-and refusal goes to stderr (a flood of one kind is held back to one line a
+TLS reverse proxy; see docs/serve.md. A decision a screen holds in its undo
+window is written whatever ends its session (a killed server's next run, or
+another replica, writes it). On a stop it ends the sessions, lets writes in
+flight finish and exits 0 within 10 seconds. One line per session and
+refusal goes to stderr (a flood of one kind is held back to one line a
 second, and counted); never a token.
 
 Limits of --http (docs/serve.md, "Security"): a request has 10 s for its

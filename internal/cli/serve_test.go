@@ -184,7 +184,19 @@ func TestServeOverSSHWithTheRealClient(t *testing.T) {
 	refused("an unknown key", append(sshArgs(srv.sshAddr, stranger, known), "true"), "Permission denied (publickey)")
 	refused("no key: password and keyboard-interactive", append(sshArgs(srv.sshAddr, "", known,
 		"-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password,keyboard-interactive"), "true"), "Permission denied (publickey)")
-	refused("a command", append(sshArgs(srv.sshAddr, maya, known), "cat", "/etc/passwd"), "exec request failed")
+	// A command is answered in one line on stderr, with exit status 1.
+	for _, extra := range [][]string{nil, {"-tt", "-q"}} {
+		cmd := exec.Command("ssh", append(sshArgs(srv.sshAddr, maya, known, extra...), "cat", "/etc/passwd")...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(stderr.String(), "\r", "")), "\n")
+		if cmd.ProcessState.ExitCode() != 1 || stdout.Len() != 0 || len(lines) != 1 ||
+			!strings.HasPrefix(lines[0], "arbiter serves only the review screen") || !strings.Contains(lines[0], "ssh -t -p ") {
+			t.Errorf("a command (ssh %v): %v, exit %d, stdout %q, stderr %q; want one line saying arbiter serves only the screen",
+				extra, err, cmd.ProcessState.ExitCode(), stdout.String(), stderr.String())
+		}
+	}
 	refused("a subsystem", append(sshArgs(srv.sshAddr, maya, known, "-s"), "sftp"), "subsystem request failed")
 	refused("a port forward", sshArgs(srv.sshAddr, maya, known, "-W", "127.0.0.1:22"), "open failed")
 	if !strings.Contains(srv.logText(), "refused key SHA256:") {

@@ -36,9 +36,15 @@ person opening arbiter:
 
   * * * * * arbiter --db /srv/fields/team.db sweep --json >> /var/log/arbiter-sweep.log
 
+It also writes the decisions people made on the review screen that were
+held in their undo window when the screen ended (a dropped connection, a
+killed process), as the person who made them; one the field refuses by then
+is told to that person in their inbox.
+
 Sweepers racing in separate processes do each thing once. --json prints the
 sweep's report: {at, actions: [{conflict_id, kind, fallback, status,
-strategy, winner_id, owner, result, notified_agents, epoch}]}.`,
+strategy, winner_id, owner, result, notified_agents, epoch}], held:
+[{id, agent_id, conflict_id, what, written, reason}]}.`,
 		Args: cobra.NoArgs,
 		RunE: a.fieldCommand(func(ctx context.Context, _ config.Config, svc *review.Service, _ []string) error {
 			rep, err := svc.Sweep(ctx)
@@ -78,7 +84,14 @@ func (a *app) sweepFirst(ctx context.Context, svc review.Desk) {
 }
 
 func printSweep(w io.Writer, rep model.SweepReport) {
-	if len(rep.Actions) == 0 {
+	for _, h := range rep.Held {
+		result := "written as " + clean(h.AgentID)
+		if !h.Written {
+			result = "not written (" + clean(h.AgentID) + " is told): " + clean(h.Reason)
+		}
+		fmt.Fprintf(w, "%s  %-8s  %s, held when a screen ended: %s\n", clean(h.ConflictID), "held", clean(h.What), result)
+	}
+	if len(rep.Actions) == 0 && len(rep.Held) == 0 {
 		fmt.Fprintf(w, "nothing due at %s\n", rep.At.UTC().Format("2006-01-02 15:04:05 UTC"))
 		return
 	}

@@ -22,6 +22,8 @@ type httpServer struct {
 	maxConns int
 	// posts counts requests that may write (POST /mcp) in flight.
 	posts atomic.Int64
+	// sick is whether /healthz last answered 503.
+	sick atomic.Bool
 }
 
 func (s *server) newHTTP() *httpServer {
@@ -49,15 +51,27 @@ func (h *httpServer) counted(next http.Handler) http.Handler {
 	})
 }
 
-// health answers 200 when the field answers, 503 when it does not.
+// health answers 200 when the field can be read and written where it
+// was opened, 503 when it cannot (review's Check: a real read; a file
+// deleted or replaced, a disk turned read-only or full, a server down or
+// in recovery). The reason goes to the log when health changes, never
+// to the caller.
 func (h *httpServer) health(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if _, err := h.s.svc.Changed(ctx); err != nil {
+	err := h.s.svc.Check(ctx)
+	if was := h.sick.Swap(err != nil); was != (err != nil) {
+		if err != nil {
+			h.s.logf("healthz: 503: %v", err)
+		} else {
+			h.s.logf("healthz: 200 again: the field answers")
+		}
+	}
+	if err != nil {
 		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write([]byte("the field does not answer\n"))
+		w.Write([]byte("the field cannot be read or written\n"))
 		return
 	}
 	w.Write([]byte("ok\n"))

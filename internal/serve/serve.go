@@ -270,6 +270,9 @@ func (s *server) sweep(ctx context.Context) {
 			if n := len(rep.Actions); n > 0 {
 				s.logf("swept the field's deadlines: %d actions", n)
 			}
+			for _, h := range rep.Held {
+				s.logf("wrote %s's decision held when their screen ended (%s): %s", h.AgentID, h.What, heldResult(h))
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -301,4 +304,13 @@ func (s *server) deliver(ctx context.Context) {
 		case <-time.After(5 * time.Second):
 		}
 	}
+}
+
+// heldResult says in a few words what came of a held decision a sweep
+// carried out.
+func heldResult(h model.HeldOutcome) string {
+	if h.Written {
+		return "written"
+	}
+	return "not written, told to them: " + h.Reason
 }

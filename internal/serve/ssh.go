@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -98,10 +99,11 @@ func (s *server) newSSH() (*sshServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssh: %w (the host key is %s)", err, s.opt.HostKey)
 	}
-	// A screen, nothing else: no exec, no subsystems (sftp), no port
-	// forwarding (refused while its callbacks are unset), no passwords
-	// or keyboard-interactive (no handlers, so never offered).
-	srv.SessionRequestCallback = func(_ ssh.Session, kind string) bool { return kind == "shell" }
+	// A screen, nothing else: no subsystems (sftp), no port forwarding
+	// (refused while its callbacks are unset), no passwords or
+	// keyboard-interactive (no handlers, so never offered). A command is
+	// taken only to be answered, in one line, that none runs (session).
+	srv.SessionRequestCallback = func(_ ssh.Session, kind string) bool { return kind == "shell" || kind == "exec" }
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
 	h.srv = srv
 	return h, nil
@@ -128,8 +130,14 @@ func (h *sshServer) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 func (h *sshServer) session(sess ssh.Session) {
 	person, _ := sess.Context().Value(personKey{}).(string)
 	pty, windows, ok := sess.Pty()
-	if !ok {
-		wish.Fatalln(sess, "arbiter: the review screen needs a terminal (ssh -t)")
+	switch {
+	case sess.RawCommand() != "":
+		h.s.logf("ssh: refused a command from %s (%s): arbiter runs none", person, sess.RemoteAddr())
+		refuse(sess, ok, "arbiter serves only the review screen, not commands: log in with no command and a terminal ("+loginLine(sess)+")")
+		return
+	case !ok:
+		h.s.logf("ssh: refused a session without a terminal from %s (%s)", person, sess.RemoteAddr())
+		refuse(sess, ok, "arbiter: the review screen needs a terminal ("+loginLine(sess)+")")
 		return
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
@@ -167,6 +175,30 @@ func (h *sshServer) session(sess ssh.Session) {
 		h.s.logf("ssh: %s's screen: %v", person, err)
 	}
 	h.s.logf("ssh: %s closed the screen", person)
+}
+
+// refuse ends sess with line on its stderr and exit status 1; a terminal
+// (pty) gets the carriage return it needs.
+func refuse(sess ssh.Session, pty bool, line string) {
+	end := "\n"
+	if pty {
+		end = "\r\n"
+	}
+	fmt.Fprint(sess.Stderr(), line+end)
+	_ = sess.Exit(1)
+	_ = sess.Close()
+}
+
+// loginLine is how to open the screen on the port sess came in on.
+func loginLine(sess ssh.Session) string {
+	port := "22"
+	if a, ok := sess.LocalAddr().(*net.TCPAddr); ok {
+		port = strconv.Itoa(a.Port)
+	}
+	if port == "22" {
+		return "ssh -t HOST"
+	}
+	return "ssh -t -p " + port + " HOST"
 }
 
 // resize passes the session's window changes to its program once it runs.

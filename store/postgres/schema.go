@@ -970,6 +970,28 @@ CREATE TRIGGER inbox_read_own BEFORE INSERT OR UPDATE OR DELETE ON inbox_read
 CREATE TRIGGER drafts_own BEFORE INSERT OR UPDATE OR DELETE ON drafts
 	FOR EACH ROW EXECUTE FUNCTION check_own();
 `,
+	// 9: decisions held in their undo window (docs/serve.md, "Decisions
+	// survive the connection"), as SQLite's format 11 holds them. Only
+	// the agent a row is of (or the administrator) may hold, carry out
+	// or take back its decisions (check_own, of format 8).
+	`
+CREATE TABLE held_decisions (
+	id          text        COLLATE "C" PRIMARY KEY,
+	agent_id    text        COLLATE "C" NOT NULL REFERENCES agents (id),
+	conflict_id text        COLLATE "C" NOT NULL,
+	kind        text        COLLATE "C" NOT NULL CHECK (kind IN ('merge', 'vote', 'rework')),
+	request     text        NOT NULL,
+	held_at     timestamptz NOT NULL,
+	due_at      timestamptz NOT NULL,
+	done_at     timestamptz,
+	outcome     text,
+	CHECK ((done_at IS NULL) = (outcome IS NULL))
+);
+CREATE INDEX held_decisions_due ON held_decisions (due_at) WHERE done_at IS NULL;
+CREATE INDEX held_decisions_agent ON held_decisions (agent_id);
+CREATE TRIGGER held_decisions_own BEFORE INSERT OR UPDATE OR DELETE ON held_decisions
+	FOR EACH ROW EXECUTE FUNCTION check_own();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

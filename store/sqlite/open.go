@@ -47,6 +47,8 @@ type Store struct {
 	created bool
 	// running are the transactions Close waits for (closing.go).
 	running running
+	// file is the file the field was opened at (present.go).
+	file os.FileInfo
 }
 
 // OpenError is a field that cannot be opened: one clear sentence.
@@ -90,6 +92,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		stubs.removeNew()
 		return nil, stubs.explain(err)
 	}
+	if err := s.noteFile(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -114,6 +120,10 @@ func Create(ctx context.Context, path string, p model.Policy) (*Store, error) {
 	s := &Store{path: path, created: true}
 	if err := s.connect(Options{}); err != nil {
 		removeFiles(path)
+		return nil, err
+	}
+	if err := s.noteFile(); err != nil {
+		s.Remove(ctx)
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
@@ -178,7 +188,9 @@ func (s *Store) connect(opt Options) error {
 			q += "&immutable=1"
 		}
 	} else {
-		q += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
+		// mode=rw: a connection opened later never creates a file where
+		// the field's was (present.go).
+		q += "&mode=rw&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
 			"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(0)" // see checkpointer
 	}
 	db, err := sql.Open("sqlite", "file:"+escapePath(s.path)+"?"+q)

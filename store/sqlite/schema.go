@@ -420,6 +420,28 @@ CREATE TABLE drafts (
 	PRIMARY KEY (agent_id, conflict_id, form)
 );
 `,
+	// 11: decisions held in their undo window (docs/serve.md, "Decisions
+	// survive the connection"): one row per request a person made on the
+	// screen, from the moment the screen says it will be written until
+	// it is written or undone; a sweep carries out those whose screen
+	// ended first, and keeps what came of them for that person's next
+	// screen.
+	`
+CREATE TABLE held_decisions (
+	id          TEXT NOT NULL PRIMARY KEY,
+	agent_id    TEXT NOT NULL REFERENCES agents (id),
+	conflict_id TEXT NOT NULL,
+	kind        TEXT NOT NULL CHECK (kind IN ('merge', 'vote', 'rework')),
+	request     TEXT NOT NULL,
+	held_at     TEXT NOT NULL,
+	due_at      TEXT NOT NULL,
+	done_at     TEXT,
+	outcome     TEXT,
+	CHECK ((done_at IS NULL) = (outcome IS NULL))
+);
+CREATE INDEX held_decisions_due ON held_decisions (due_at) WHERE done_at IS NULL;
+CREATE INDEX held_decisions_agent ON held_decisions (agent_id);
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

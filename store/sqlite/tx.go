@@ -54,6 +54,13 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 		if conn != nil {
 			defer conn.Close()
 		}
+		// Holding the write lock: is the field still where it was opened?
+		if gone := s.present("WRITE"); gone != nil {
+			if err == nil {
+				sqlTx.Rollback()
+			}
+			return gone
+		}
 	}
 	if err != nil {
 		return translate("BEGIN", err)

@@ -79,6 +79,9 @@ func Run(t *testing.T, e Engine) {
 		{"ProvenanceFindsBothWays", testProvenance},
 		{"ForkLinksDeleteAndProvenanceEach", testForksDeleteAndEach},
 		{"UnitEachSinceReadsTheNewerUnits", testUnitEachSince},
+		{"HeldDecisionsWaitUntilDueAndAreDoneOnce", testHeld},
+		{"RacingSweepersCarryOutAHeldDecisionOnce", testHeldRace},
+		{"CheckOfAFieldInPlace", testCheck},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
