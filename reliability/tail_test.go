@@ -187,16 +187,24 @@ func connect(t *testing.T, path string) *pgx.Conn {
 }
 
 // pageOfLog reads the log after (xid, id), at most limit events (0: all),
-// and returns their ids and the last one's xid.
+// and returns their ids and the last one's xid: the page of
+// docs/field-format.md, in its two statements at READ COMMITTED (the
+// horizon, then the rows below it), so that only the field's writes still
+// running hold it back, not the other transactions of a busy server.
 func pageOfLog(t *testing.T, c *pgx.Conn, xid string, id int64, limit int) ([]int64, string) {
 	ctx := context.Background()
+	var h string
+	if err := c.QueryRow(ctx, `SELECT tail_horizon_ahead()::text`).Scan(&h); err != nil {
+		t.Error(err)
+		return nil, xid
+	}
 	// The xid's text goes out under another name: ORDER BY xid would
 	// otherwise sort by that output column, as text ("1000" before
 	// "726"), once the server's transaction ids gain a digit.
-	q := `SELECT id, xid::text AS xid_text FROM events WHERE xid < (SELECT tail_horizon()) AND (xid, id) > ($1::xid8, $2) ORDER BY xid, id`
-	args := []any{xid, id}
+	q := `SELECT id, xid::text AS xid_text FROM events WHERE xid < $3::xid8 AND (xid, id) > ($1::xid8, $2) ORDER BY xid, id`
+	args := []any{xid, id, h}
 	if limit > 0 {
-		q += ` LIMIT $3`
+		q += ` LIMIT $4`
 		args = append(args, limit)
 	}
 	rows, err := c.Query(ctx, q, args...)
