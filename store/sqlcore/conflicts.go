@@ -67,67 +67,55 @@ var (
 // step is an escalation, a vote's opening or a rework as its columns
 // hold it.
 type step struct {
-	by, reason *string
-	epoch      *int64
+	by, reason Text
+	epoch      Int
 	at         Time
 }
 
 func (s step) value() *model.Escalation {
-	if s.by == nil {
+	if !s.by.Valid {
 		return nil
 	}
-	e := &model.Escalation{By: *s.by, Reason: deref(s.reason), At: s.at.T}
-	if s.epoch != nil {
-		e.Epoch = *s.epoch
-	}
-	return e
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+	return &model.Escalation{By: s.by.S, Reason: s.reason.S, Epoch: s.epoch.N, At: s.at.T}
 }
 
 // ScanConflict reads ConflictCols, then extra.
 func ScanConflict(r Row, extra ...any) (model.Conflict, error) {
 	var c model.Conflict
-	var detectedAt, resolvedAt, since, deadline Time
-	var esc, vote, rework step
-	var strategy, rationale, resolvedBy, owner, fallback, proposedBy, reworkOf *string
-	var res model.Resolution
-	var prop model.Proposal
-	var epochResolved *int64
-	var reminded int
+	// The columns that need decoding, in one value: one allocation, not
+	// one for each.
+	var v struct {
+		detectedAt, resolvedAt, since, deadline                                                        Time
+		esc, vote, rework                                                                              step
+		strategy, winner, synth, rationale, resolvedBy, owner, fallback, by, propWinner, propSynth, of Text
+		epochResolved                                                                                  Int
+		reminded                                                                                       int
+	}
 	dest := []any{&c.ID, &c.Type, &c.Status, &c.UnitA, &c.UnitB, &c.Description, &c.DetectedBy,
-		&detectedAt, &c.Epoch, &c.Version,
-		&esc.by, &esc.reason, &esc.epoch, &esc.at,
-		&vote.by, &vote.reason, &vote.epoch, &vote.at,
-		&strategy, &res.WinnerID, &res.SynthesisUnitID, &rationale, &resolvedBy, &epochResolved, &resolvedAt,
-		&owner, &since, &deadline, &fallback, &reminded,
-		&proposedBy, &prop.WinnerID, &prop.Synthesis,
-		&rework.by, &rework.reason, &rework.epoch, &rework.at, &reworkOf}
+		&v.detectedAt, &c.Epoch, &c.Version,
+		&v.esc.by, &v.esc.reason, &v.esc.epoch, &v.esc.at,
+		&v.vote.by, &v.vote.reason, &v.vote.epoch, &v.vote.at,
+		&v.strategy, &v.winner, &v.synth, &v.rationale, &v.resolvedBy, &v.epochResolved, &v.resolvedAt,
+		&v.owner, &v.since, &v.deadline, &v.fallback, &v.reminded,
+		&v.by, &v.propWinner, &v.propSynth,
+		&v.rework.by, &v.rework.reason, &v.rework.epoch, &v.rework.at, &v.of}
 	if err := r.Scan(append(dest, extra...)...); err != nil {
 		return c, err
 	}
-	c.DetectedAt = detectedAt.T
-	c.Escalation, c.VoteOpened, c.Rework = esc.value(), vote.value(), rework.value()
-	c.ReworkOf = deref(reworkOf)
-	if since.Valid {
-		c.Route = &model.Route{Owner: deref(owner), Since: since.T, Deadline: deadline.Ptr(),
-			Fallback: model.Fallback(deref(fallback)), Reminded: reminded}
+	c.DetectedAt = v.detectedAt.T
+	c.Escalation, c.VoteOpened, c.Rework = v.esc.value(), v.vote.value(), v.rework.value()
+	c.ReworkOf = v.of.S
+	if v.since.Valid {
+		c.Route = &model.Route{Owner: v.owner.S, Since: v.since.T, Deadline: v.deadline.Ptr(),
+			Fallback: model.Fallback(v.fallback.S), Reminded: v.reminded}
 	}
-	if proposedBy != nil {
-		prop.By = *proposedBy
-		c.Proposal = &prop
+	if v.by.Valid {
+		c.Proposal = &model.Proposal{By: v.by.S, WinnerID: v.propWinner.Ptr(), Synthesis: v.propSynth.Ptr()}
 	}
-	if strategy != nil {
-		res.Strategy, res.Rationale, res.ResolvedBy, res.ResolvedAt = model.Strategy(*strategy), deref(rationale), deref(resolvedBy), resolvedAt.T
-		if epochResolved != nil {
-			res.EpochResolved = *epochResolved
-		}
-		c.Resolution = &res
+	if v.strategy.Valid {
+		c.Resolution = &model.Resolution{Strategy: model.Strategy(v.strategy.S), WinnerID: v.winner.Ptr(),
+			SynthesisUnitID: v.synth.Ptr(), Rationale: v.rationale.S, ResolvedBy: v.resolvedBy.S,
+			EpochResolved: v.epochResolved.N, ResolvedAt: v.resolvedAt.T}
 	}
 	return c, nil
 }

@@ -72,12 +72,13 @@ func scanDelivery(r Row) (model.Delivery, error) {
 	var d model.Delivery
 	var state string
 	var next, created, delivered, noticeAt Time
+	var unit, conflict Text
 	n := &d.Notice
 	err := scanHook(rowAfter{r, []any{&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &next, &d.LastError,
 		&created, &delivered}}, &d.Hook,
-		&n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction, &noticeAt)
+		&n.AgentID, &n.Event, &n.Epoch, &n.Summary, &unit, &conflict, &n.RequiresAction, &noticeAt)
 	d.State, d.NextAt, d.CreatedAt, d.DeliveredAt = model.DeliveryState(state), next.T, created.T, delivered.Ptr()
-	n.ID, n.CreatedAt = d.NotificationID, noticeAt.T
+	n.ID, n.MemoryUnitID, n.ConflictID, n.CreatedAt = d.NotificationID, unit.Ptr(), conflict.Ptr(), noticeAt.T
 	return d, err
 }
 

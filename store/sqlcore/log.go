@@ -95,10 +95,11 @@ func (t *Tx) BallotEach(fn func(model.Ballot) error) error {
 // ScanNotification reads NotificationCols.
 func ScanNotification(r Row) (model.Notification, error) {
 	var n model.Notification
+	var unit, conflict Text
 	var at Time
 	err := r.Scan(&n.ID, &n.AgentID, &n.Event, &n.Epoch, &n.RelevanceScore, &n.Summary,
-		&n.MemoryUnitID, &n.ConflictID, &n.RequiresAction, &at)
-	n.CreatedAt = at.T
+		&unit, &conflict, &n.RequiresAction, &at)
+	n.MemoryUnitID, n.ConflictID, n.CreatedAt = unit.Ptr(), conflict.Ptr(), at.T
 	return n, err
 }
 
@@ -142,10 +143,11 @@ func (t *Tx) NotificationEach(fn func(model.Notification) error) error {
 // ScanEvent reads EventCols.
 func ScanEvent(r Row) (model.Event, error) {
 	var e model.Event
+	var conflict, unit Text
 	var payload string
 	var at Time
-	err := r.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &e.ConflictID, &e.UnitID, &payload, &at)
-	e.At, e.Payload = at.T, json.RawMessage(payload)
+	err := r.Scan(&e.ID, &e.Epoch, &e.Operation, &e.AgentID, &conflict, &unit, &payload, &at)
+	e.ConflictID, e.UnitID, e.At, e.Payload = conflict.Ptr(), unit.Ptr(), at.T, json.RawMessage(payload)
 	return e, err
 }
 

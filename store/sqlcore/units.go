@@ -42,14 +42,17 @@ var (
 func ScanUnit(r Row, extra ...any) (model.Unit, error) {
 	var u model.Unit
 	var evidence, assumptions string
+	var task, question, session Text
+	var score Float
 	var at Time
-	err := r.Scan(append([]any{&u.ID, &u.Mode, &u.Type, &u.Content, &u.Intent.Purpose, &u.Intent.TaskID, &u.Intent.Question,
-		&u.Confidence.Score, &u.Confidence.Reasoning, &evidence, &assumptions,
-		&u.Source.AgentID, &u.Source.AgentRole, &u.Source.SessionID, &at, &u.Status, &u.Epoch}, extra...)...)
+	err := r.Scan(append([]any{&u.ID, &u.Mode, &u.Type, &u.Content, &u.Intent.Purpose, &task, &question,
+		&score, &u.Confidence.Reasoning, &evidence, &assumptions,
+		&u.Source.AgentID, &u.Source.AgentRole, &session, &at, &u.Status, &u.Epoch}, extra...)...)
 	if err != nil {
 		return u, err
 	}
-	u.Source.Timestamp = at.T
+	u.Intent.TaskID, u.Intent.Question, u.Source.SessionID = task.Ptr(), question.Ptr(), session.Ptr()
+	u.Confidence.Score, u.Source.Timestamp = score.Ptr(), at.T
 	if err := json.Unmarshal([]byte(evidence), &u.Confidence.Evidence); err != nil {
 		return u, err
 	}
