@@ -13,17 +13,7 @@ import (
 
 func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 	f := rt.New(t, rt.Policy())
-	base := rec(t, f.Svc, senior1, "the queue drains in 3 s")
-	k, _ := forkOf(t, f)
-	theirs := rec(t, k.Svc, senior2, "the queue drains in 9 s", model.Relation{Type: model.RelContradicts, TargetID: base})
-	var forkConflict string
-	k.Store.Read(context.Background(), func(tx store.Tx) error {
-		cs, err := tx.ConflictsOfUnit(theirs)
-		if len(cs) == 1 {
-			forkConflict = cs[0].ID
-		}
-		return err
-	})
+	base, k, theirs, forkConflict := contradictedInFork(t, f)
 	if _, err := k.Svc.Merge(context.Background(), operator, req(forkConflict, model.Vote, "", "let the leads say")); err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +71,24 @@ func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 		!notified(t, f, senior2, here, model.EventConflictDetected) || !notified(t, f, senior1, here, model.EventConflictDetected) {
 		t.Fatalf("notices of %s: %+v; want the join's one to each author, none of the fork's", here, told)
 	}
+}
+
+// contradictedInFork records a unit base in f, forks f, and records in the
+// fork a unit theirs that contradicts it: the fork's conflict between
+// them is forkConflict.
+func contradictedInFork(t *testing.T, f *rt.Field) (base string, k *forked, theirs, forkConflict string) {
+	t.Helper()
+	base = rec(t, f.Svc, senior1, "the queue drains in 3 s")
+	k, _ = forkOf(t, f)
+	theirs = rec(t, k.Svc, senior2, "the queue drains in 9 s", model.Relation{Type: model.RelContradicts, TargetID: base})
+	k.Store.Read(context.Background(), func(tx store.Tx) error {
+		cs, err := tx.ConflictsOfUnit(theirs)
+		if len(cs) == 1 {
+			forkConflict = cs[0].ID
+		}
+		return err
+	})
+	return base, k, theirs, forkConflict
 }
 
 // decided is three conflicts from before the fork, decided after it in
@@ -268,17 +276,7 @@ func TestJoinCastsTheForksBallotsOnVotesOpenOnBothSides(t *testing.T) {
 // wrote it, even when that text is nothing but the fork's id of the unit.
 func TestJoinRemapsTheIdsOfABroughtPayloadNotItsText(t *testing.T) {
 	f := rt.New(t, rt.Policy())
-	base := rec(t, f.Svc, senior1, "the queue drains in 3 s")
-	k, _ := forkOf(t, f)
-	theirs := rec(t, k.Svc, senior2, "the queue drains in 9 s", model.Relation{Type: model.RelContradicts, TargetID: base})
-	var forkConflict string
-	k.Store.Read(context.Background(), func(tx store.Tx) error {
-		cs, err := tx.ConflictsOfUnit(theirs)
-		if len(cs) == 1 {
-			forkConflict = cs[0].ID
-		}
-		return err
-	})
+	base, k, theirs, forkConflict := contradictedInFork(t, f)
 	if _, err := k.Svc.Merge(context.Background(), operator, req(forkConflict, model.Authority, theirs, theirs)); err != nil {
 		t.Fatal(err)
 	}

@@ -21,13 +21,21 @@ func scanKey(r Row) (model.Key, error) {
 
 // KeyInsert stores k, unless its fingerprint is stored already.
 func (t *Tx) KeyInsert(k model.Key) error {
-	if _, err := t.KeyByFingerprint(k.Fingerprint); err == nil {
-		return store.ErrExists
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	return t.exec(`INSERT INTO ssh_keys (`+keyCols+`) VALUES ($1, $2, $3, $4, $5, $6)`,
+	_, found := t.KeyByFingerprint(k.Fingerprint)
+	return t.insertNew(found, `INSERT INTO ssh_keys (`+keyCols+`) VALUES ($1, $2, $3, $4, $5, $6)`,
 		k.Fingerprint, k.AgentID, k.PublicKey, k.Comment, k.AddedBy, k.AddedAt)
+}
+
+// insertNew runs an insert unless the lookup of the row before it found
+// it (store.ErrExists) or failed.
+func (t *Tx) insertNew(found error, query string, args ...any) error {
+	switch {
+	case found == nil:
+		return store.ErrExists
+	case !errors.Is(found, store.ErrNotFound):
+		return found
+	}
+	return t.exec(query, args...)
 }
 
 // KeyByFingerprint looks up a key; ErrNotFound if there is none.
@@ -58,12 +66,8 @@ func scanToken(r Row) (model.Token, error) {
 
 // TokenInsert stores a token's record, unless its hash is stored already.
 func (t *Tx) TokenInsert(k model.Token) error {
-	if _, err := t.TokenByHash(k.Hash); err == nil {
-		return store.ErrExists
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	return t.exec(`INSERT INTO tokens (`+tokenCols+`) VALUES ($1, $2, $3, $4, $5)`,
+	_, found := t.TokenByHash(k.Hash)
+	return t.insertNew(found, `INSERT INTO tokens (`+tokenCols+`) VALUES ($1, $2, $3, $4, $5)`,
 		k.Hash, k.Prefix, k.AgentID, k.IssuedBy, k.IssuedAt)
 }
 
