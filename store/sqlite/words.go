@@ -28,17 +28,27 @@ var dialect = sqlcore.NewDialect(sqlcore.Words{
 
 // bind writes the times among args as the field keeps them (TimeText):
 // the shared statements take time.Time, which the driver would write in
-// a format of its own.
+// a format of its own. It gives the driver the values of nullable
+// arguments too, which database/sql would find by reflection.
 func bind(args []any) []any {
 	for i, a := range args {
 		switch v := a.(type) {
 		case time.Time:
 			args[i] = sqlcore.FormatTime(v)
 		case *time.Time:
-			if v == nil {
-				args[i] = nil
-			} else {
+			args[i] = nil
+			if v != nil {
 				args[i] = sqlcore.FormatTime(*v)
+			}
+		case *string:
+			args[i] = nil
+			if v != nil {
+				args[i] = *v
+			}
+		case *float64:
+			args[i] = nil
+			if v != nil {
+				args[i] = *v
 			}
 		}
 	}
