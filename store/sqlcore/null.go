@@ -10,7 +10,7 @@ import (
 // Nullable columns, scanned by both drivers without reflection:
 // database/sql calls Scan, pgx the method of its own for the column's
 // type. (A **string destination works on both, but database/sql fills
-// it by reflection: a third of the time of reading a conflict.)
+// it by reflection: a fifth more time to read a conflict.)
 
 // Text is a nullable text column.
 type Text struct {
