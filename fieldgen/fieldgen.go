@@ -26,7 +26,6 @@ import (
 
 	"arbiter/field"
 	"arbiter/model"
-	"arbiter/store"
 )
 
 // Options say what field to build.
@@ -251,7 +250,7 @@ func (g *gen) run(ctx context.Context) error {
 
 // register writes the cast, one REGISTER each.
 func (g *gen) register(ctx context.Context) error {
-	return g.w.st.Write(ctx, func(tx store.Tx) error {
+	return write(ctx, g.w.st, func(tx genTx) error {
 		b, err := tx.Bulk()
 		if err != nil {
 			return err

@@ -124,7 +124,7 @@ func (r *rows) reset() {
 }
 
 func (w *writer) write(ctx context.Context, r *rows, clock int64) error {
-	return w.st.Write(ctx, func(tx store.Tx) error {
+	return write(ctx, w.st, func(tx genTx) error {
 		b, err := tx.Bulk()
 		if err != nil {
 			return err

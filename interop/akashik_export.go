@@ -66,7 +66,7 @@ func ExportAkashikCounting(ctx context.Context, st store.Field, path string, cou
 		rep = ExportReport{CutTornLine: tail.TornTail}
 		state := akashiklog.Replay(tail.Events)
 		var out []akashiklog.Event
-		err := st.Read(ctx, func(tx store.Tx) error {
+		err := readExport(ctx, st, func(tx exportTx) error {
 			epoch, err := tx.Epoch()
 			if err != nil {
 				return err
@@ -114,7 +114,7 @@ func ExportAkashikCounting(ctx context.Context, st store.Field, path string, cou
 
 // decisionEvents are the SDK events that say what the resolution of c
 // did, or none.
-func decisionEvents(tx store.Tx, state *akashiklog.State, c model.Conflict, rep *ExportReport) ([]akashiklog.Event, error) {
+func decisionEvents(tx store.UnitTx, state *akashiklog.State, c model.Conflict, rep *ExportReport) ([]akashiklog.Event, error) {
 	a, b := state.Entry(c.UnitA), state.Entry(c.UnitB)
 	r := c.Resolution
 	switch {

@@ -81,14 +81,17 @@ func fatal(c model.Code) bool {
 // run. The payload is the MERGE request with the result: the status it
 // left, the units it superseded, the unit it created and the event's id.
 func DecisionHistory(ctx context.Context, st store.Field, fn func(model.Envelope) error) error {
-	return st.Read(ctx, func(tx store.Tx) error {
-		return tx.DecisionEach(func(e model.Event) error {
-			env, err := historyEnvelope(e)
-			if err != nil {
-				return fmt.Errorf("event %d: %w", e.ID, err)
-			}
-			return fn(env)
-		})
+	return st.Read(ctx, func(tx store.Tx) error { return decisionHistory(tx, fn) })
+}
+
+// decisionHistory is DecisionHistory in a transaction: the log alone.
+func decisionHistory(tx store.EventTx, fn func(model.Envelope) error) error {
+	return tx.DecisionEach(func(e model.Event) error {
+		env, err := historyEnvelope(e)
+		if err != nil {
+			return fmt.Errorf("event %d: %w", e.ID, err)
+		}
+		return fn(env)
 	})
 }
 

@@ -12,8 +12,8 @@ type Foresight struct {
 
 // Foresee says what applying strategy s (with winner, where one is
 // needed) to the conflict in d will change, given the field's agents. It
-// follows the same rules as the field: the loser, or both originals for
-// synthesis, become superseded; everyone concerned is notified
+// follows the same rules as the field, by what s does (its Effect): the
+// loser, or both originals for synthesis, become superseded; everyone concerned is notified
 // (Concerned): the authors, the owner, the escalating and proposing
 // agents, and the human operators on an escalation to nobody in
 // particular or the eligible voters when a vote opens or closes.
@@ -24,18 +24,17 @@ func Foresee(d ConflictDetail, agents []Agent, s Strategy, winner string) Foresi
 	after.Route = nil
 	ch := Change{Event: EventConflictResolved, Before: c, Authors: []string{d.A.Unit.Source.AgentID, d.B.Unit.Source.AgentID},
 		Ballots: d.Ballots}
-	switch s {
-	case HumanEscalation:
+	switch s.Row().Effect {
+	case ToPeople:
 		f.Status, ch.Event = StatusEscalated, EventConflictEscalated
 		if o := d.Policy.Owners[c.Type]; o != "" {
 			after.Route = &Route{Owner: o}
 		}
-	case Vote:
+	case ToVote:
 		f.Status, ch.Event = StatusPendingVote, EventVoteOpened
-	case Synthesis:
+	case NewUnit:
 		f.Superseded, f.NewUnit = []string{c.UnitA, c.UnitB}, true
-	case Dismiss:
-	default:
+	case KeepWinner:
 		if loser, ok := c.Other(winner); ok {
 			f.Superseded = []string{loser}
 		}

@@ -75,18 +75,19 @@ func EventSentence(c Conflict, e Event) (string, error) {
 // fallbackSentence says what a MERGE a deadline executed did.
 func fallbackSentence(c Conflict, p MergeLog) string {
 	req, lapse := p.Request, lapseOf(p.Timeout)
+	effect := req.Strategy.Row().Effect
 	switch {
-	case req.Strategy == HumanEscalation && p.Route != nil && p.Route.Deadline != nil:
+	case effect == ToPeople && p.Route != nil && p.Route.Deadline != nil:
 		return fmt.Sprintf("%s: it went on to %s%s", lapse, ownerOf(p.Route), routeText(p.Route))
-	case req.Strategy == HumanEscalation:
+	case effect == ToPeople:
 		return fmt.Sprintf("%s but the fallback could not decide: it stays escalated for any human operator, without a deadline", lapse)
-	case req.Strategy == Vote:
+	case effect == ToVote:
 		var winner *string
 		if p.Timeout != nil {
 			winner = p.WinnerID
 		}
 		return fmt.Sprintf("the vote's deadline passed: %s prevails by the majority of the ballots cast", sideOf(c, deref(winner, c)))
-	case req.Strategy == Dismiss:
+	case effect == KeepBoth:
 		return lapse + ": dismissed, both units stand"
 	case req.Resolution.WinnerID != nil:
 		return fmt.Sprintf("%s: %s picks %s", lapse, req.Strategy, sideOf(c, *req.Resolution.WinnerID))
@@ -94,30 +95,31 @@ func fallbackSentence(c Conflict, p MergeLog) string {
 	return lapse
 }
 
-// mergeSentence says what a person's or an agent's MERGE did.
+// mergeSentence says what a person's or an agent's MERGE did, by what its
+// strategy does (its Effect).
 func mergeSentence(c Conflict, who string, p MergeLog) string {
 	req := p.Request
-	switch req.Strategy {
-	case HumanEscalation:
+	switch req.Strategy.Row().Effect {
+	case ToPeople:
 		s := fmt.Sprintf("%s escalated it to %s%s", who, ownerOf(p.Route), routeText(p.Route))
 		if pr := req.Proposal; pr != nil {
 			prop := Proposal{By: who, WinnerID: pr.WinnerID, Synthesis: pr.Synthesis}
 			s += "; proposes: " + prop.Describe(c)
 		}
 		return s
-	case Vote:
+	case ToVote:
 		if p.Status == StatusPendingVote {
 			return fmt.Sprintf("%s put it to a vote%s", who, routeText(p.Route))
 		}
-	case Rework:
+	case Revised:
 		s := fmt.Sprintf("%s revised their unit with %s, which settles it", who, p.Revision)
 		if p.ContinuedBy != "" {
 			s = fmt.Sprintf("%s revised their unit with %s, which still contradicts the other: %s continues it", who, p.Revision, p.ContinuedBy)
 		}
 		return s
-	case Dismiss:
+	case KeepBoth:
 		return fmt.Sprintf("%s dismissed it: both units stand", who)
-	case Synthesis:
+	case NewUnit:
 		unit := "a new unit"
 		if p.NewUnitID != nil {
 			unit = *p.NewUnitID

@@ -22,13 +22,13 @@ func CheckMergeRequest(req MergeRequest) error {
 		return Errorf(op, CodeInvalidRequest, "say why in the rationale", "a rationale is required")
 	case req.Strategy.NeedsWinner() && (r.WinnerID == nil || *r.WinnerID == ""):
 		return Errorf(op, CodeInvalidRequest, "name the winning unit", "%s needs a winner", req.Strategy)
-	case !req.Strategy.NeedsWinner() && req.Strategy != LastWriteWins && r.WinnerID != nil && *r.WinnerID != "":
+	case !req.Strategy.TakesWinner() && r.WinnerID != nil && *r.WinnerID != "":
 		return Errorf(op, CodeInvalidRequest, "leave the winner out", "%s takes no winner", req.Strategy)
 	case req.Strategy == Synthesis && (r.Synthesis == nil || strings.TrimSpace(*r.Synthesis) == ""):
 		return Errorf(op, CodeInvalidRequest, "give the synthesis text", "synthesis needs the new unit's text")
 	case req.Strategy != Synthesis && r.Synthesis != nil && *r.Synthesis != "":
 		return Errorf(op, CodeInvalidRequest, "use --strategy synthesis", "only synthesis takes synthesis text")
-	case req.Routing != nil && req.Strategy != HumanEscalation && req.Strategy != Vote:
+	case req.Routing != nil && !req.Strategy.Routed():
 		return Errorf(op, CodeInvalidRequest, "leave out the owner, deadline and fallback",
 			"only human_escalation and vote are routed to people; %s decides at once", req.Strategy)
 	case req.Proposal != nil && req.Strategy != HumanEscalation:

@@ -30,7 +30,11 @@ func ParseFallback(s string) (Fallback, error) {
 	case strings.HasPrefix(string(f), FallbackEscalatePrefix) && f.EscalateTo() != "":
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown fallback %q: use dismiss, rework, last_write_wins, confidence_weighted, evidence_count or escalate:ID", s)
+	rules := []string{string(FallbackDismiss), string(FallbackRework)}
+	for _, r := range DeterministicStrategies() {
+		rules = append(rules, string(r))
+	}
+	return "", fmt.Errorf("unknown fallback %q: use %s or escalate:ID", s, strings.Join(rules, ", "))
 }
 
 // EscalateTo is the person an "escalate:ID" fallback routes to, "" for

@@ -16,29 +16,40 @@ type Pick struct {
 	Why string `json:"why"`
 }
 
-// RulePick applies deterministic strategy s to a and b. The later epoch
-// wins last_write_wins (the field's Lamport clock orders writes; the wall
-// clock of agents does not); a unit without a score counts as 0 for
-// confidence_weighted.
+// RulePick applies deterministic strategy s to a and b (its Pick).
 func RulePick(s Strategy, a, b Contender) Pick {
-	switch s {
-	case LastWriteWins:
-		return compare(s, a.Unit.ID, b.Unit.ID, float64(a.Unit.Epoch), float64(b.Unit.Epoch), "epoch %g against %g")
-	case ConfidenceWeighted:
-		return compare(s, a.Unit.ID, b.Unit.ID, a.Unit.Confidence.ScoreOr(0), b.Unit.Confidence.ScoreOr(0), "confidence %.2f against %.2f")
-	case EvidenceCount:
-		return compare(s, a.Unit.ID, b.Unit.ID, float64(a.Support), float64(b.Support), "%g supporting against %g")
+	if pick := s.Row().Pick; pick != nil {
+		return pick(a, b)
 	}
 	return Pick{Strategy: s, Why: "not a deterministic rule"}
 }
 
-// RulePicks returns what each deterministic rule picks, in a fixed order.
+// RulePicks returns what each deterministic rule picks, in the table's
+// order.
 func RulePicks(a, b Contender) []Pick {
-	return []Pick{
-		RulePick(LastWriteWins, a, b),
-		RulePick(ConfidenceWeighted, a, b),
-		RulePick(EvidenceCount, a, b),
+	var out []Pick
+	for _, r := range strategyRows {
+		if r.Pick != nil {
+			out = append(out, r.Pick(a, b))
+		}
 	}
+	return out
+}
+
+// The deterministic rules. The later epoch wins last_write_wins (the
+// field's Lamport clock orders writes; the wall clock of agents does
+// not); a unit without a score counts as 0 for confidence_weighted.
+
+func lastWrite(a, b Contender) Pick {
+	return compare(LastWriteWins, a.Unit.ID, b.Unit.ID, float64(a.Unit.Epoch), float64(b.Unit.Epoch), "epoch %g against %g")
+}
+
+func higherConfidence(a, b Contender) Pick {
+	return compare(ConfidenceWeighted, a.Unit.ID, b.Unit.ID, a.Unit.Confidence.ScoreOr(0), b.Unit.Confidence.ScoreOr(0), "confidence %.2f against %.2f")
+}
+
+func moreSupport(a, b Contender) Pick {
+	return compare(EvidenceCount, a.Unit.ID, b.Unit.ID, float64(a.Support), float64(b.Support), "%g supporting against %g")
 }
 
 func compare(s Strategy, idA, idB string, va, vb float64, why string) Pick {

@@ -167,8 +167,8 @@ func (j *joiner) bringBallots(forkID, id string) error {
 }
 
 // bringEvents appends the fork's events of conflict forkID after epoch
-// after to the history of id here, as the fork logged them: their
-// payloads keep the fork's ids.
+// after to the history of id here, as the fork logged them but for the
+// ids of units and conflicts, which become this field's (remapPayload).
 func (j *joiner) bringEvents(forkID, id string, after int64) error {
 	events, err := j.ftx.EventsOfConflict(forkID)
 	if err != nil {
@@ -182,7 +182,7 @@ func (j *joiner) bringEvents(forkID, id string, after int64) error {
 		if e.UnitID, err = j.mapUnit(e.UnitID); err != nil {
 			return err
 		}
-		if e.Payload, err = j.remapPayload(e.Payload); err != nil {
+		if e.Payload, err = j.remapPayload(e); err != nil {
 			return err
 		}
 		if _, err := j.tx.EventAppend(e); err != nil {

@@ -13,17 +13,7 @@ import (
 
 func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 	f := rt.New(t, rt.Policy())
-	base := rec(t, f.Svc, senior1, "the queue drains in 3 s")
-	k, _ := forkOf(t, f)
-	theirs := rec(t, k.Svc, senior2, "the queue drains in 9 s", model.Relation{Type: model.RelContradicts, TargetID: base})
-	var forkConflict string
-	k.Store.Read(context.Background(), func(tx store.Tx) error {
-		cs, err := tx.ConflictsOfUnit(theirs)
-		if len(cs) == 1 {
-			forkConflict = cs[0].ID
-		}
-		return err
-	})
+	base, k, theirs, forkConflict := contradictedInFork(t, f)
 	if _, err := k.Svc.Merge(context.Background(), operator, req(forkConflict, model.Vote, "", "let the leads say")); err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +71,24 @@ func TestJoinBringsTheForksConflictsWithTheirBallotsAndHistory(t *testing.T) {
 		!notified(t, f, senior2, here, model.EventConflictDetected) || !notified(t, f, senior1, here, model.EventConflictDetected) {
 		t.Fatalf("notices of %s: %+v; want the join's one to each author, none of the fork's", here, told)
 	}
+}
+
+// contradictedInFork records a unit base in f, forks f, and records in the
+// fork a unit theirs that contradicts it: the fork's conflict between
+// them is forkConflict.
+func contradictedInFork(t *testing.T, f *rt.Field) (base string, k *forked, theirs, forkConflict string) {
+	t.Helper()
+	base = rec(t, f.Svc, senior1, "the queue drains in 3 s")
+	k, _ = forkOf(t, f)
+	theirs = rec(t, k.Svc, senior2, "the queue drains in 9 s", model.Relation{Type: model.RelContradicts, TargetID: base})
+	k.Store.Read(context.Background(), func(tx store.Tx) error {
+		cs, err := tx.ConflictsOfUnit(theirs)
+		if len(cs) == 1 {
+			forkConflict = cs[0].ID
+		}
+		return err
+	})
+	return base, k, theirs, forkConflict
 }
 
 // decided is three conflicts from before the fork, decided after it in
@@ -260,5 +268,46 @@ func TestJoinCastsTheForksBallotsOnVotesOpenOnBothSides(t *testing.T) {
 	slices.Sort(ballots)
 	if want := []string{lead1 + " " + p.B, lead2 + " " + p.A, lead3 + " " + p.B}; !slices.Equal(ballots, want) {
 		t.Fatalf("ballots %v, want %v", ballots, want)
+	}
+}
+
+// TestJoinRemapsTheIdsOfABroughtPayloadNotItsText: the brought MERGE
+// keeps its unit by the unit's id here, and its rationale as the person
+// wrote it, even when that text is nothing but the fork's id of the unit.
+func TestJoinRemapsTheIdsOfABroughtPayloadNotItsText(t *testing.T) {
+	f := rt.New(t, rt.Policy())
+	base, k, theirs, forkConflict := contradictedInFork(t, f)
+	if _, err := k.Svc.Merge(context.Background(), operator, req(forkConflict, model.Authority, theirs, theirs)); err != nil {
+		t.Fatal(err)
+	}
+	// The field records a unit of its own, taking the fork's id.
+	if mine := rec(t, f.Svc, senior1, "a unit of the field's own"); mine != theirs {
+		t.Fatalf("the field's unit is %s, the fork's %s: the test wants them to collide", mine, theirs)
+	}
+	rep := join(t, f, k, review.JoinOptions{BaseEpoch: -1})
+	unitHere := provenanceByFork(t, f, rep.ForkUID, theirs).ID
+	var here string
+	f.Read(t, func(tx store.Tx) error {
+		pr, err := tx.ProvenanceByFork(rep.ForkUID, model.ProvenanceConflict, forkConflict)
+		here = pr.ID
+		return err
+	})
+	var logged model.MergeLog
+	for _, e := range f.Detail(t, here).Events {
+		if e.Operation == model.OpMerge {
+			var err error
+			if logged, err = model.DecodePayload[model.MergeLog](e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := logged.Request
+	if r.ConflictID != here || r.Resolution.WinnerID == nil || *r.Resolution.WinnerID != unitHere ||
+		!slices.Equal(logged.SupersededUnits, []string{base}) {
+		t.Fatalf("the brought MERGE keeps %v of %s, superseding %v; want %s of %s, superseding %s",
+			r.Resolution.WinnerID, r.ConflictID, logged.SupersededUnits, unitHere, here, base)
+	}
+	if r.Resolution.Rationale != theirs {
+		t.Fatalf("the brought MERGE's rationale is %q; want %q, as written", r.Resolution.Rationale, theirs)
 	}
 }

@@ -173,7 +173,8 @@ func validateMerge(req model.MergeRequest) error {
 	return nil
 }
 
-// apply carries out a MERGE checkMerge allowed, for winner.
+// apply carries out a MERGE checkMerge allowed, for winner: what its
+// strategy does (model.Effect, from the table of strategies).
 func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner, messageID string) (model.MergeResponse, error) {
 	const op = model.OpMerge
 	o := outcome{s: s, tx: tx, d: d, by: d.caller.ID, rationale: strings.TrimSpace(req.Resolution.Rationale), message: messageID}
@@ -186,15 +187,15 @@ func (s *Service) apply(tx store.Tx, d decision, req model.MergeRequest, winner,
 	if req.Routing != nil {
 		routing = *req.Routing
 	}
-	switch req.Strategy {
-	case model.HumanEscalation:
+	switch req.Strategy.Row().Effect {
+	case model.ToPeople:
 		o.escalate(o.rationale, routing, req.Proposal)
-	case model.Vote:
+	case model.ToVote:
 		o.openVote(routing)
-	case model.Synthesis:
+	case model.NewUnit:
 		o.synthesize(*req.Resolution.Synthesis)
-	case model.Dismiss:
-		o.resolve(model.Dismiss, "")
+	case model.KeepBoth:
+		o.resolve(req.Strategy, "")
 	default:
 		o.resolve(req.Strategy, winner)
 	}
@@ -224,9 +225,9 @@ func standing(d decision, winner string) error {
 // without a deadline), before anything is written or sent offline.
 func checkRoute(tx store.Tx, d decision, req model.MergeRequest) error {
 	kind := routeEscalation
-	switch req.Strategy {
-	case model.HumanEscalation:
-	case model.Vote:
+	switch req.Strategy.Row().Effect {
+	case model.ToPeople:
+	case model.ToVote:
 		kind = routeVote
 	default:
 		return nil

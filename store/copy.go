@@ -58,7 +58,12 @@ var ErrNotEmpty = fmt.Errorf("the destination is not empty")
 // CopySize estimates how many rows Copy writes from tx: its units,
 // conflicts, notifications and events (as many as the clock's ticks),
 // for a progress report's total; ballots, a few, are left out.
-func CopySize(tx Tx) (int64, error) {
+func CopySize(tx interface {
+	ClockTx
+	UnitTx
+	ConflictTx
+	NoticeTx
+}) (int64, error) {
 	units, err := tx.UnitCount()
 	if err != nil {
 		return 0, err

@@ -76,24 +76,61 @@ type Polled interface {
 // Tx is one transaction on a field. Every read and write of a decision
 // goes through the same Tx, so a decision is all or nothing. Lookups of
 // one row that is not there return ErrNotFound.
+//
+// Tx is its topics together. A package that reads or writes only some of
+// the field asks for those topics (a helper that takes a HookTx, or an
+// interface of a few), so that what it touches shows in its signature:
+// the rules (review) use all of them.
 type Tx interface {
+	ClockTx
+	PolicyTx
+	AgentTx
+	UnitTx
+	ConflictTx
+	BallotTx
+	NoticeTx
+	HookTx
+	EventTx
+	ImportTx
+	AccessTx
+	HeldTx
+	ForkTx
+	EachTx
 	// Personal is what the field keeps for each person at the screen
 	// (personal.go).
 	Personal
+}
 
-	// The Lamport clock: Epoch reads it, EpochTick advances it by one for a
-	// write, EpochWitness applies the receive rule max(local, received) + 1.
+// ClockTx is the field's Lamport clock: Epoch reads it, EpochTick
+// advances it by one for a write, EpochWitness applies the receive rule
+// max(local, received) + 1.
+type ClockTx interface {
 	Epoch() (int64, error)
 	EpochTick() (int64, error)
 	EpochWitness(received int64) (int64, error)
+}
 
+// PolicyTx is the field's governance.
+type PolicyTx interface {
 	Policy() (model.Policy, error)
 	PolicySet(p model.Policy) error
+}
 
+// AgentTx is the registered agents, and who a write acts for.
+type AgentTx interface {
 	Agent(id string) (model.Agent, error)
 	Agents() ([]model.Agent, error)
 	AgentInsert(a model.Agent, epoch int64) error
+	// AgentActAs names the registered agent the transaction acts for, before
+	// it writes. The SQLite engine notes nothing (anyone who can write
+	// the file may act as anyone); on PostgreSQL the field itself checks,
+	// on every write, that the session's database role may act as that
+	// agent (docs/postgres.md).
+	AgentActAs(agentID string) error
+}
 
+// UnitTx is the memory units and their relations.
+type UnitTx interface {
 	Unit(id string) (model.Unit, error)
 	UnitExists(id string) (bool, error)
 	// UnitInsert stores u and its relations; an empty u.ID gets the next
@@ -107,7 +144,15 @@ type Tx interface {
 	// Supersedes lists the units id supersedes that the field holds.
 	Supersedes(id string) ([]string, error)
 	UnitCount(statuses ...model.UnitStatus) (int64, error)
+	// UnitSearch lists the units whose text has every word of words
+	// (each a prefix of a word, from two letters on; the queue filter's
+	// word index and folding), after the unit at sequence number after,
+	// in the field's order, at most limit. Relations are not read.
+	UnitSearch(words []string, after int64, limit int) ([]model.UnitHit, error)
+}
 
+// ConflictTx is the conflicts, their lists and figures.
+type ConflictTx interface {
 	Conflict(id string) (model.Conflict, error)
 	// ConflictInsert stores c at version 1; an empty c.ID gets the next
 	// "conflict-NNN" id, which is returned.
@@ -136,13 +181,19 @@ type Tx interface {
 	// Stats aggregates the field's figures (model.Stats): the open
 	// conflicts at q.Now, and what happened from q.Since on.
 	Stats(q model.StatsQuery) (model.Stats, error)
+}
 
+// BallotTx is the ballots of the votes.
+type BallotTx interface {
 	Ballots(conflictID string) ([]model.Ballot, error)
 	BallotPut(b model.Ballot) error
 	BallotClear(conflictID string) error
 	// BallotsOfVoter lists the conflicts put to a vote voter has a ballot on.
 	BallotsOfVoter(voter string) (map[string]bool, error)
+}
 
+// NoticeTx is the agents' notifications (their outboxes).
+type NoticeTx interface {
 	NotificationInsert(n model.Notification) (int64, error)
 	// Inbox lists agentID's notifications after id since, at most limit
 	// (0: all).
@@ -150,11 +201,13 @@ type Tx interface {
 	NotificationsOfConflict(conflictID string) ([]model.Notification, error)
 	// NotificationCount is how many notifications the field holds.
 	NotificationCount() (int64, error)
+}
 
-	// Hooks and deliveries (docs/notifications.md). HookInsert stores
-	// h, whose id is set. Hooks lists the hooks for agentID ("" for all),
-	// oldest first. HookDelete removes hook id and its deliveries;
-	// ErrNotFound if there is none.
+// HookTx is the hooks and their deliveries (docs/notifications.md).
+type HookTx interface {
+	// HookInsert stores h, whose id is set. Hooks lists the hooks for
+	// agentID ("" for all), oldest first. HookDelete removes hook id and
+	// its deliveries; ErrNotFound if there is none.
 	HookInsert(h model.Hook) error
 	Hooks(agentID string) ([]model.Hook, error)
 	HookDelete(id string) error
@@ -181,7 +234,10 @@ type Tx interface {
 	// when it is due, or when the claim that holds it runs out, if later;
 	// nil for none.
 	DeliveryNext() (*time.Time, error)
+}
 
+// EventTx is the append-only event log.
+type EventTx interface {
 	EventAppend(e model.Event) (int64, error)
 	EventsOfConflict(conflictID string) ([]model.Event, error)
 	// DecisionEach calls fn with each MERGE and VOTE event, oldest first.
@@ -189,8 +245,11 @@ type Tx interface {
 	// MessageApplied reports whether the offline message messageID was
 	// applied to conflictID already.
 	MessageApplied(conflictID, messageID string) (bool, error)
+}
 
-	// For imports of SDK logs.
+// ImportTx is what an import of SDK logs, a generator or a copy needs
+// beyond the rules: rows written as given.
+type ImportTx interface {
 	ConflictByPair(a, b string) (model.Conflict, error)
 	UnitCommit(id string) error
 	Standings(ids []string) (map[string]Standing, error)
@@ -200,14 +259,11 @@ type Tx interface {
 	// numbers, statuses): for generators and imports, which keep them
 	// consistent themselves. Close it before the transaction ends.
 	Bulk() (Bulk, error)
+}
 
-	// UnitSearch lists the units whose text has every word of words
-	// (each a prefix of a word, from two letters on; the queue filter's
-	// word index and folding), after the unit at sequence number after,
-	// in the field's order, at most limit. Relations are not read.
-	UnitSearch(words []string, after int64, limit int) ([]model.UnitHit, error)
-
-	// People's SSH keys and agents' bearer tokens, for `arbiter serve`.
+// AccessTx is people's SSH keys and agents' bearer tokens, for `arbiter
+// serve`.
+type AccessTx interface {
 	// KeyInsert refuses a fingerprint already stored (ErrExists).
 	KeyInsert(k model.Key) error
 	// KeyByFingerprint looks up a key; ErrNotFound if there is none.
@@ -228,33 +284,30 @@ type Tx interface {
 	// TokenDelete removes the tokens of agent id, or the token whose
 	// prefix is id, and returns how many it removed.
 	TokenDelete(id string) (int, error)
+}
 
-	// Decisions held in their undo window (model.HeldDecision). HeldInsert
-	// stores h, waiting. Held looks one up (ErrNotFound). HeldDue lists
-	// the waiting ones due at now, oldest due first, at most limit;
-	// HeldOf lists agentID's, waiting or done, by the time they were
-	// held. HeldDone marks one done at at with outcome ("" when it was
-	// written) if it still waits; HeldDelete removes one, only if it
-	// still waits when onlyWaiting; each reports whether it did, so that
-	// of two racing, one does.
+// HeldTx is the decisions held in their undo window
+// (model.HeldDecision). HeldInsert stores h, waiting. Held looks one up
+// (ErrNotFound). HeldDue lists the waiting ones due at now, oldest due
+// first, at most limit; HeldOf lists agentID's, waiting or done, by the
+// time they were held. HeldDone marks one done at at with outcome (""
+// when it was written) if it still waits; HeldDelete removes one, only if
+// it still waits when onlyWaiting; each reports whether it did, so that
+// of two racing, one does.
+type HeldTx interface {
 	HeldInsert(h model.HeldDecision) error
 	Held(id string) (model.HeldDecision, error)
 	HeldDue(now time.Time, limit int) ([]model.HeldDecision, error)
 	HeldOf(agentID string) ([]model.HeldDecision, error)
 	HeldDone(id string, at time.Time, outcome string) (bool, error)
 	HeldDelete(id string, onlyWaiting bool) (bool, error)
+}
 
-	// AgentActAs names the registered agent the transaction acts for, before
-	// it writes. The SQLite engine notes nothing (anyone who can write
-	// the file may act as anyone); on PostgreSQL the field itself checks,
-	// on every write, that the session's database role may act as that
-	// agent (docs/postgres.md).
-	AgentActAs(agentID string) error
-
-	// Forks and joins (docs/fork-join.md). FieldLinks lists what the
-	// field knows of itself and of the fields it was forked from or to,
-	// by kind, then uid; FieldLinkPut stores l, replacing the link of the
-	// same uid.
+// ForkTx is forks and joins (docs/fork-join.md).
+type ForkTx interface {
+	// FieldLinks lists what the field knows of itself and of the fields
+	// it was forked from or to, by kind, then uid; FieldLinkPut stores l,
+	// replacing the link of the same uid.
 	FieldLinks() ([]model.FieldLink, error)
 	FieldLinkPut(l model.FieldLink) error
 	// FieldLinkDelete removes the link of uid, if there is one (a fork
@@ -271,10 +324,12 @@ type Tx interface {
 	// UnitEachSince is UnitEach for the units recorded after epoch only
 	// (what a fork added since it was forked), read through an index.
 	UnitEachSince(epoch int64, fn func(seq int64, u model.Unit) error) error
+}
 
-	// Whole-field reads, each in the order the field keeps its rows: for
-	// copying a field to another engine and proving the copy equal
-	// (Digest).
+// EachTx is the whole-field reads, each in the order the field keeps its
+// rows: for copying a field to another engine and proving the copy equal
+// (Digest).
+type EachTx interface {
 	AgentEach(fn func(a model.Agent, epoch int64) error) error
 	// UnitEach yields units by sequence number, with their relations.
 	UnitEach(fn func(seq int64, u model.Unit) error) error

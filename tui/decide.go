@@ -151,7 +151,7 @@ func (f *decideForm) pickDefaultWinner() {
 // areas lists the parts of the form the chosen strategy uses.
 func (f *decideForm) areas() []focusArea {
 	out := []focusArea{focusStrategy}
-	if f.strategy().NeedsWinner() || f.strategy() == model.LastWriteWins {
+	if f.strategy().TakesWinner() {
 		out = append(out, focusWinner)
 	}
 	out = append(out, focusRationale)
@@ -185,7 +185,7 @@ func (f *decideForm) request() (model.MergeRequest, string) {
 	req := model.MergeRequest{ConflictID: f.detail.Conflict.ID, Strategy: s, ExpectedVersion: f.detail.Conflict.Version,
 		Resolution: model.MergeResolution{Rationale: strings.TrimSpace(f.rationale.Value())}}
 	var problems []string
-	if s.NeedsWinner() || (s == model.LastWriteWins && f.winner != "") {
+	if s.NeedsWinner() || (s.TakesWinner() && f.winner != "") {
 		if f.winner == "" {
 			problems = append(problems, "Pick the winner: A or B.")
 		} else {

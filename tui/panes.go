@@ -38,7 +38,6 @@ func winnerNote(r *model.Resolution) string {
 // rules agree.
 func (v conflictView) rulesLine(st Styles) string {
 	d := v.detail
-	names := map[model.Strategy]string{model.LastWriteWins: "last write", model.ConfidenceWeighted: "confidence", model.EvidenceCount: "evidence"}
 	var parts []string
 	winners := map[string]bool{}
 	for _, p := range d.Picks {
@@ -48,7 +47,7 @@ func (v conflictView) rulesLine(st Styles) string {
 			winners[side] = true
 			pick = sideStyle(st, side).Render(side)
 		}
-		parts = append(parts, names[p.Strategy]+" → "+pick+st.Muted.Render(" ("+p.Why+")"))
+		parts = append(parts, p.Strategy.Row().Short+" → "+pick+st.Muted.Render(" ("+p.Why+")"))
 	}
 	verdict := st.Agree.Render("rules agree")
 	if len(winners) > 1 {

@@ -98,7 +98,7 @@ func copyField(ctx context.Context, from, to string, report io.Writer) (store.Su
 	}
 	defer src.Close()
 	var total int64 // for the progress report: an estimate
-	if err := src.Read(ctx, func(tx store.Tx) (err error) { total, err = store.CopySize(tx); return err }); err != nil {
+	if err := readCounts(ctx, src, func(tx countTx) (err error) { total, err = store.CopySize(tx); return err }); err != nil {
 		return store.Summary{}, false, fmt.Errorf("--from: %w", err)
 	}
 	made, err := field.Create(ctx, to, model.DefaultPolicy())

@@ -13,7 +13,6 @@ import (
 	"arbiter/field"
 	"arbiter/model"
 	"arbiter/review"
-	"arbiter/store"
 
 	"github.com/spf13/cobra"
 )
@@ -169,7 +168,7 @@ func createField(ctx context.Context, w io.Writer, path string, p model.Policy, 
 		}
 	}
 	var units int64
-	if err := st.Read(ctx, func(tx store.Tx) (err error) { units, err = tx.UnitCount(); return err }); err != nil {
+	if err := readCounts(ctx, st, func(tx countTx) (err error) { units, err = tx.UnitCount(); return err }); err != nil {
 		return err
 	}
 	agents, err := svc.Agents(ctx)

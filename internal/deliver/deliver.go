@@ -88,14 +88,14 @@ func Once(ctx context.Context, st store.Field, opts Options) (Report, error) {
 		// A read first: a field with nothing due is not written to (every
 		// commit wakes a deliverer; most queue no delivery).
 		var next *time.Time
-		if err := st.Read(ctx, func(tx store.Tx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
+		if err := read(ctx, st, func(tx deliveryTx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
 			return rep, err
 		}
 		if next == nil || next.After(opts.Now()) {
 			return rep, nil
 		}
 		var batch []model.Delivery
-		err := st.Write(ctx, func(tx store.Tx) (err error) {
+		err := write(ctx, st, func(tx deliveryTx) (err error) {
 			batch, err = tx.DeliveryClaim(opts.Worker, opts.Now(), opts.Lease, opts.Batch)
 			return err
 		})
@@ -115,7 +115,7 @@ func Once(ctx context.Context, st store.Field, opts Options) (Report, error) {
 		wg.Wait()
 		// Recorded even when ctx has ended: what was sent is not sent again
 		// for want of a record.
-		err = st.Write(context.WithoutCancel(ctx), func(tx store.Tx) error {
+		err = write(context.WithoutCancel(ctx), st, func(tx deliveryTx) error {
 			for _, d := range tried {
 				if err := tx.DeliveryRecord(d, opts.Worker); err != nil && !store.IsStale(err) {
 					return err
@@ -157,7 +157,7 @@ func Run(ctx context.Context, st store.Field, opts Options) error {
 			return done(ctx, err)
 		}
 		var next *time.Time
-		if err := st.Read(ctx, func(tx store.Tx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
+		if err := read(ctx, st, func(tx deliveryTx) (err error) { next, err = tx.DeliveryNext(); return err }); err != nil {
 			return done(ctx, err)
 		}
 		due := time.Now().Add(time.Hour)
@@ -202,7 +202,7 @@ func done(ctx context.Context, err error) error {
 // conflict waits for and until when.
 func waitingFor(ctx context.Context, st store.Field, batch []model.Delivery, opts Options) map[string]*Waiting {
 	out := map[string]*Waiting{}
-	_ = st.Read(ctx, func(tx store.Tx) error {
+	_ = read(ctx, st, func(tx deliveryTx) error {
 		for _, d := range batch {
 			id := d.Notice.ConflictID
 			if d.Hook.Format != model.FormatSlack || id == nil || out[*id] != nil {

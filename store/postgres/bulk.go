@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"fmt"
-	"strings"
 
 	"arbiter/model"
 	"arbiter/store"
+	"arbiter/store/sqlcore"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -53,14 +53,14 @@ func (b *Bulk) added(n int) error {
 // Unit stores u, whose id is set, at sequence number seq, with its
 // relations (a relation given twice is stored once).
 func (b *Bulk) Unit(seq int64, u model.Unit) error {
-	b.units = append(b.units, unitArgs(seq, u))
+	b.units = append(b.units, sqlcore.UnitArgs(seq, u))
 	for _, r := range u.Relations {
 		k := [3]string{u.ID, string(r.Type), r.TargetID}
 		if b.relationSeen[k] {
 			continue
 		}
 		b.relationSeen[k] = true
-		b.relations = append(b.relations, []any{u.ID, string(r.Type), r.TargetID, r.Description})
+		b.relations = append(b.relations, sqlcore.RelationArgs(u.ID, r))
 	}
 	return b.added(1 + len(u.Relations))
 }
@@ -128,17 +128,17 @@ func (b *Bulk) flush() error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if err := copyIn("units", unitColumns, b.units); err != nil {
+	if err := copyIn("units", sqlcore.UnitColumns, b.units); err != nil {
 		return err
 	}
-	if err := copyIn("relations", []string{"unit_id", "type", "target_id", "description"}, b.relations); err != nil {
+	if err := copyIn("relations", sqlcore.RelationColumns, b.relations); err != nil {
 		return err
 	}
 	conflicts := make([][]any, len(b.conflicts))
 	for i, c := range b.conflicts {
-		conflicts[i] = conflictArgs(b.conflictSeq[i], c)
+		conflicts[i] = sqlcore.ConflictArgs(b.conflictSeq[i], c)
 	}
-	if err := copyIn("conflicts", conflictColumns, conflicts); err != nil {
+	if err := copyIn("conflicts", sqlcore.ConflictColumns, conflicts); err != nil {
 		return err
 	}
 	if err := b.flushDecisions(); err != nil {
@@ -151,16 +151,16 @@ func (b *Bulk) flush() error {
 	// table's trigger).
 	rows := make([][]any, len(b.notifications))
 	for i, n := range b.notifications {
-		rows[i] = append([]any{idOrNull(n.ID)}, notificationArgs(n)...)
+		rows[i] = append([]any{sqlcore.IDOrNull(n.ID)}, sqlcore.NotificationArgs(n)...)
 	}
-	if err := copyIn("notifications", append([]string{"id"}, notificationColumns...), rows); err != nil {
+	if err := copyIn("notifications", sqlcore.NotificationColumns, rows); err != nil {
 		return err
 	}
 	rows = make([][]any, len(b.events))
 	for i, e := range b.events {
-		rows[i] = append([]any{idOrNull(e.ID)}, eventArgs(e)...)
+		rows[i] = append([]any{sqlcore.IDOrNull(e.ID)}, sqlcore.EventArgs(e)...)
 	}
-	if err := copyIn("events", append([]string{"id"}, eventColumns...), rows); err != nil {
+	if err := copyIn("events", sqlcore.EventColumns, rows); err != nil {
 		return err
 	}
 	if _, err := t.exec(`SELECT align_numbers()`); err != nil {
@@ -174,9 +174,6 @@ func (b *Bulk) flush() error {
 	return nil
 }
 
-var setConflictSQL = `UPDATE conflicts SET (` + strings.Join(mutableCols, ", ") + `, version) = (` +
-	placeholders(1, len(mutableCols)+1) + `) WHERE id = $` + itoa(len(mutableCols)+2)
-
 // flushDecisions writes the decisions on conflicts written before, in
 // one round trip.
 func (b *Bulk) flushDecisions() error {
@@ -185,7 +182,7 @@ func (b *Bulk) flushDecisions() error {
 	}
 	batch := &pgx.Batch{}
 	for _, c := range b.decisions {
-		batch.Queue(setConflictSQL, append(mutableArgs(c), c.Version, c.ID)...)
+		batch.Queue(sqlcore.SetConflict, append(sqlcore.MutableArgs(c), c.Version, c.ID)...)
 	}
 	res := b.t.conn.SendBatch(b.t.ctx, batch)
 	defer res.Close()
@@ -209,11 +206,7 @@ func (b *Bulk) flushBallots() error {
 	}
 	batch := &pgx.Batch{}
 	for _, v := range b.ballots {
-		batch.Queue(`INSERT INTO votes (conflict_id, voter_id, choice, rationale, epoch, cast_at)
-			VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT (conflict_id, voter_id) DO UPDATE SET choice = excluded.choice,
-				rationale = excluded.rationale, epoch = excluded.epoch, cast_at = excluded.cast_at`,
-			v.ConflictID, v.VoterID, v.Choice, v.Rationale, v.Epoch, v.CastAt)
+		batch.Queue(sqlcore.PutBallot, sqlcore.BallotArgs(v)...)
 	}
 	res := b.t.conn.SendBatch(b.t.ctx, batch)
 	defer res.Close()
@@ -223,12 +216,4 @@ func (b *Bulk) flushBallots() error {
 		}
 	}
 	return res.Close()
-}
-
-// idOrNull is id, or NULL for the sequence to give one.
-func idOrNull(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
 }

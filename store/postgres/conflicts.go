@@ -4,191 +4,28 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"arbiter/model"
+	"arbiter/store/sqlcore"
 )
-
-const conflictCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description, c.detected_by,
-	c.detected_at, c.epoch, c.version,
-	c.escalated_by, c.escalated_reason, c.escalated_epoch, c.escalated_at,
-	c.vote_opened_by, c.vote_reason, c.vote_opened_epoch, c.vote_opened_at,
-	c.strategy, c.winner_id, c.synthesis_unit_id, c.rationale, c.resolved_by, c.epoch_resolved, c.resolved_at,
-	c.owner, c.routed_at, c.deadline, c.fallback, c.reminded,
-	c.proposed_by, c.proposal_winner, c.proposal_synthesis,
-	c.rework_by, c.rework_reason, c.rework_epoch, c.rework_at, c.rework_of`
-
-// step is an escalation, a vote's opening or a rework as its columns
-// hold it.
-type step struct {
-	by, reason *string
-	epoch      *int64
-	at         *time.Time
-}
-
-func (s step) value() *model.Escalation {
-	if s.by == nil {
-		return nil
-	}
-	e := &model.Escalation{By: *s.by, Reason: deref(s.reason)}
-	if s.epoch != nil {
-		e.Epoch = *s.epoch
-	}
-	if s.at != nil {
-		e.At = s.at.UTC()
-	}
-	return e
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func scanConflict(sc interface{ Scan(...any) error }, extra ...any) (model.Conflict, error) {
-	var c model.Conflict
-	var detectedAt time.Time
-	var esc, vote, rework step
-	var strategy, winner, synth, rationale, resolvedBy *string
-	var epochResolved *int64
-	var resolvedAt *time.Time
-	var owner, fallback, proposedBy, proposalWinner, proposalSynthesis, reworkOf *string
-	var since, deadline *time.Time
-	var reminded int
-	dest := []any{&c.ID, &c.Type, &c.Status, &c.UnitA, &c.UnitB, &c.Description, &c.DetectedBy,
-		&detectedAt, &c.Epoch, &c.Version,
-		&esc.by, &esc.reason, &esc.epoch, &esc.at,
-		&vote.by, &vote.reason, &vote.epoch, &vote.at,
-		&strategy, &winner, &synth, &rationale, &resolvedBy, &epochResolved, &resolvedAt,
-		&owner, &since, &deadline, &fallback, &reminded,
-		&proposedBy, &proposalWinner, &proposalSynthesis,
-		&rework.by, &rework.reason, &rework.epoch, &rework.at, &reworkOf}
-	if err := sc.Scan(append(dest, extra...)...); err != nil {
-		return c, err
-	}
-	c.DetectedAt = detectedAt.UTC()
-	c.Escalation, c.VoteOpened, c.Rework = esc.value(), vote.value(), rework.value()
-	c.ReworkOf = deref(reworkOf)
-	if since != nil {
-		r := &model.Route{Owner: deref(owner), Since: since.UTC(), Fallback: model.Fallback(deref(fallback)), Reminded: reminded}
-		if deadline != nil {
-			d := deadline.UTC()
-			r.Deadline = &d
-		}
-		c.Route = r
-	}
-	if proposedBy != nil {
-		c.Proposal = &model.Proposal{By: *proposedBy, WinnerID: proposalWinner, Synthesis: proposalSynthesis}
-	}
-	if strategy != nil {
-		r := &model.Resolution{Strategy: model.Strategy(*strategy), WinnerID: winner, SynthesisUnitID: synth,
-			Rationale: deref(rationale), ResolvedBy: deref(resolvedBy)}
-		if epochResolved != nil {
-			r.EpochResolved = *epochResolved
-		}
-		if resolvedAt != nil {
-			r.ResolvedAt = resolvedAt.UTC()
-		}
-		c.Resolution = r
-	}
-	return c, nil
-}
 
 // Conflict looks up a conflict; ErrNotFound if there is none. A write
 // locks its row (tx.go).
 func (t *Tx) Conflict(id string) (model.Conflict, error) {
-	query := `SELECT ` + conflictCols + ` FROM conflicts c WHERE c.id = $1`
-	if t.lock() != "" {
-		query = `SELECT ` + conflictCols + ` FROM locked_conflict($1) c`
+	if t.lock() == "" {
+		return t.Tx.Conflict(id)
 	}
-	c, err := scanConflict(t.row(query, id))
-	if err == nil && t.lock() != "" {
+	c, err := sqlcore.ScanConflict(t.row(`SELECT `+sqlcore.ConflictCols+` FROM locked_conflict($1) c`, id))
+	if err == nil {
 		if t.locked == nil {
 			t.locked = map[string]int64{}
 		}
 		t.locked[id] = c.Version
 	}
-	return c, notFound(err)
-}
-
-// mutableArgs are c's values for the columns a decision changes, in
-// update_conflict's order.
-func mutableArgs(c model.Conflict) []any {
-	stepArgs := func(e *model.Escalation) [4]any {
-		if e == nil {
-			return [4]any{}
-		}
-		return [4]any{e.By, e.Reason, e.Epoch, e.At}
-	}
-	esc, vote, rework := stepArgs(c.Escalation), stepArgs(c.VoteOpened), stepArgs(c.Rework)
-	var res [7]any
-	if r := c.Resolution; r != nil {
-		res = [7]any{string(r.Strategy), r.WinnerID, r.SynthesisUnitID, r.Rationale, r.ResolvedBy, r.EpochResolved, r.ResolvedAt}
-	}
-	route := [6]any{nil, nil, nil, nil, nil, 0}
-	if r := c.Route; r != nil {
-		route = [6]any{nullIfEmpty(r.Owner), r.Since, r.Deadline, r.RemindAt(), nullIfEmpty(string(r.Fallback)), r.Reminded}
-	}
-	var prop [3]any
-	if p := c.Proposal; p != nil {
-		prop = [3]any{p.By, p.WinnerID, p.Synthesis}
-	}
-	args := append([]any{string(c.Status)}, esc[:]...)
-	args = append(args, vote[:]...)
-	args = append(args, res[:]...)
-	args = append(args, route[:]...)
-	args = append(args, prop[:]...)
-	return append(args, rework[:]...)
-}
-
-// mutableCols are mutableArgs' columns.
-var mutableCols = []string{"status",
-	"escalated_by", "escalated_reason", "escalated_epoch", "escalated_at",
-	"vote_opened_by", "vote_reason", "vote_opened_epoch", "vote_opened_at",
-	"strategy", "winner_id", "synthesis_unit_id", "rationale", "resolved_by", "epoch_resolved", "resolved_at",
-	"owner", "routed_at", "deadline", "remind_at", "fallback", "reminded",
-	"proposed_by", "proposal_winner", "proposal_synthesis",
-	"rework_by", "rework_reason", "rework_epoch", "rework_at"}
-
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// conflictColumns are the columns a stored conflict is written with:
-// conflictArgs' order, for INSERT and COPY.
-var conflictColumns = append([]string{"seq", "id", "type", "unit_a", "unit_b", "description", "detected_by",
-	"detected_at", "epoch", "version", "rework_of"}, mutableCols...)
-
-func conflictArgs(seq int64, c model.Conflict) []any {
-	return append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
-		string(c.DetectedBy), c.DetectedAt, c.Epoch, c.Version, nullIfEmpty(c.ReworkOf)}, mutableArgs(c)...)
-}
-
-var insertConflictSQL = `INSERT INTO conflicts (` + strings.Join(conflictColumns, ", ") + `) VALUES (` +
-	placeholders(1, len(conflictColumns)) + `)`
-
-// ConflictInsert stores a new conflict at version 1. An empty c.ID gets
-// the next "conflict-NNN" id; the id used is returned.
-func (t *Tx) ConflictInsert(c model.Conflict) (string, error) {
-	seq, err := t.nextSeq("conflicts")
-	if err != nil {
-		return "", err
-	}
-	if c.ID == "" {
-		c.ID = formatID("conflict", seq)
-	}
-	c.Version = 1
-	t.later(insertConflictSQL, conflictArgs(seq, c), nil)
-	return c.ID, nil
+	return c, err
 }
 
 // ConflictUpdate writes c's status, steps, route, proposal and resolution
@@ -197,8 +34,8 @@ func (t *Tx) ConflictInsert(c model.Conflict) (string, error) {
 // update_conflict, the one way a role that is not the field's
 // administrator may change a conflict.
 func (t *Tx) ConflictUpdate(c model.Conflict, expect int64) error {
-	args := append([]any{c.ID, expect}, mutableArgs(c)...)
-	sql := `SELECT update_conflict(` + placeholders(1, len(args)) + `)`
+	args := append([]any{c.ID, expect}, sqlcore.MutableArgs(c)...)
+	sql := `SELECT update_conflict(` + sqlcore.Places(1, len(args)) + `)`
 	if v, ok := t.locked[c.ID]; ok && v == expect {
 		// The row is locked at that version: the compare-and-set holds,
 		// and goes with the next statement.
@@ -228,72 +65,16 @@ func (t *Tx) ConflictUpdate(c model.Conflict, expect int64) error {
 	return nil
 }
 
-// ConflictsOfUnit lists the conflicts that unit id is part of.
-func (t *Tx) ConflictsOfUnit(id string) ([]model.Conflict, error) {
-	return t.conflicts(`SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_a = $1
-		UNION ALL SELECT `+conflictCols+` FROM conflicts c WHERE c.unit_b = $1`, id)
-}
-
-func (t *Tx) conflicts(query string, args ...any) ([]model.Conflict, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []model.Conflict
-	for rows.Next() {
-		c, err := scanConflict(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
 // ConflictList returns one page of conflict summaries.
 func (t *Tx) ConflictList(q model.ListQuery) ([]model.ConflictSummary, error) {
-	out := []model.ConflictSummary{}
-	err := t.ConflictEach(q, func(s model.ConflictSummary) error {
-		out = append(out, s)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return sqlcore.ConflictList(t.ConflictEach, q)
 }
-
-// summaryCols are a queue row's columns: the conflict's, its units'
-// authors and its ballot counts, which the row carries (triggers keep
-// them), so that no list query joins.
-const summaryCols = conflictCols + `,
-	coalesce(c.agent_a, ''), coalesce(c.role_a, ''), coalesce(c.agent_b, ''), coalesce(c.role_b, ''),
-	c.votes_a, c.votes_b`
 
 // ConflictEach calls fn with each conflict summary of ConflictList's
 // page, in order, as it is read; an error from fn stops the reading.
 func (t *Tx) ConflictEach(q model.ListQuery, fn func(model.ConflictSummary) error) error {
 	query, args := listConflictsSQL(q)
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s model.ConflictSummary
-		var forA, forB int
-		if s.Conflict, err = scanConflict(rows, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB); err != nil {
-			return err
-		}
-		if s.Status == model.StatusPendingVote || forA+forB > 0 {
-			s.Tally = &model.Tally{ForA: forA, ForB: forB}
-		}
-		if err := fn(s); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return sqlcore.EachOf(t.E, query, args, sqlcore.ScanSummary, fn)
 }
 
 // listConflictsSQL is ConflictList's query for q and its arguments. The
@@ -327,7 +108,7 @@ func listConflictsSQL(q model.ListQuery) (string, []any) {
 	for _, word := range strings.Fields(q.Search) {
 		where = append(where, searchWord(word, arg))
 	}
-	query := `SELECT ` + summaryCols + ` FROM conflicts c`
+	query := `SELECT ` + sqlcore.SummaryCols + ` FROM conflicts c`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -353,7 +134,7 @@ func listConflictsSQL(q model.ListQuery) (string, []any) {
 // of letters and digits in sequence, the last one a prefix, as FTS5
 // reads "word"*.
 func searchWord(word string, arg func(any) string) string {
-	like := arg("%" + escapeLike(strings.ToLower(word)) + "%")
+	like := arg("%" + sqlcore.EscapeLike(strings.ToLower(word)) + "%")
 	cond := `(lower(c.id) LIKE ` + like + ` OR c.status LIKE ` + like + ` OR c.type LIKE ` + like + `
 		OR lower(c.unit_a) LIKE ` + like + ` OR lower(c.unit_b) LIKE ` + like + `
 		OR lower(c.agent_a) LIKE ` + like + ` OR lower(c.agent_b) LIKE ` + like + ` OR lower(c.description) LIKE ` + like
@@ -361,61 +142,6 @@ func searchWord(word string, arg func(any) string) string {
 		cond += ` OR c.seq IN (SELECT w.seq FROM conflict_words w WHERE w.words @@ to_tsquery('simple', fold(` + arg(q) + `)))`
 	}
 	return cond + `)`
-}
-
-// prefixQuery is word as a tsquery: its runs of letters and digits one
-// after the other, the last a prefix ("eu-west" → 'eu' <-> 'west':*); ""
-// if it has none.
-func prefixQuery(word string) string {
-	parts := strings.FieldsFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
-	if len(parts) == 0 {
-		return ""
-	}
-	for i, p := range parts {
-		parts[i] = "'" + p + "'"
-	}
-	return strings.Join(parts, " <-> ") + ":*"
-}
-
-// ConflictCount counts conflicts by status, from the counts the field
-// keeps (conflict_counts: the rows writes add, summed).
-func (t *Tx) ConflictCount() (map[model.ConflictStatus]int, error) {
-	out := map[model.ConflictStatus]int{}
-	for _, s := range model.ConflictStatuses {
-		out[s] = 0
-	}
-	rows, err := t.query(`SELECT status, sum(n)::bigint FROM conflict_counts GROUP BY status`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s string
-		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, err
-		}
-		out[model.ConflictStatus(s)] = n
-	}
-	return out, rows.Err()
-}
-
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-// ConflictsDue lists the conflicts whose route asks for something at now:
-// a reminder not yet sent (conflicts_remind), or a deadline passed with
-// something left to do (conflicts_deadline), oldest first; the caller
-// decides what each route asks for (model.Route.DueAt).
-func (t *Tx) ConflictsDue(now time.Time) ([]model.Conflict, error) {
-	return t.conflicts(`SELECT `+conflictCols+` FROM conflicts c WHERE c.seq IN (
-		SELECT seq FROM conflicts WHERE deadline IS NOT NULL AND (fallback IS NOT NULL OR reminded < 2) AND deadline <= $1
-		UNION
-		SELECT seq FROM conflicts WHERE remind_at IS NOT NULL AND reminded = 0 AND remind_at <= $1)
-		ORDER BY coalesce(c.deadline, c.remind_at), c.seq`, now)
 }
 
 // ConflictSetReminded records the reminders sent on id's route, as a

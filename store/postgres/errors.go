@@ -11,6 +11,12 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
+// The errors every engine returns.
+var (
+	ErrNotFound = store.ErrNotFound
+	ErrStale    = store.ErrStale
+)
+
 // translate turns the server's and the driver's failures into protocol
 // errors a person can act on. The engine's own answers (ErrNotFound,
 // ErrStale, protocol errors) and the caller's cancellation pass through;

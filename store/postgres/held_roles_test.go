@@ -57,7 +57,9 @@ func TestHeldDecisionsAreTheirPersonsOwn(t *testing.T) {
 	if _, err := lee.Unhold(ctx, rt.Lead1, ids); !model.HasCode(err, model.CodeNotPermitted) {
 		t.Fatalf("lee takes back the operator's held decision: %v, want NOT_PERMITTED", err)
 	}
-	later := func(svc *review.Service) *review.Service { return svc.WithClock(func() time.Time { return time.Now().Add(time.Hour) }) }
+	later := func(svc *review.Service) *review.Service {
+		return svc.WithClock(func() time.Time { return time.Now().Add(time.Hour) })
+	}
 	rep, err := later(as(t, tm.lee)).Sweep(ctx)
 	if err != nil && !model.HasCode(err, model.CodeNotPermitted) {
 		t.Fatalf("lee's sweep: %v", err)

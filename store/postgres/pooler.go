@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arbiter/store"
+	"arbiter/store/sqlcore"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -102,7 +103,7 @@ func (s *Store) Pooled() bool { return s.pooled }
 
 // queryRow is one statement outside a transaction of the field's: behind
 // a pooler it goes in one implicit transaction with the settings.
-func (s *Store) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+func (s *Store) queryRow(ctx context.Context, sql string, args ...any) sqlcore.Row {
 	if !s.pooled {
 		return s.pool.QueryRow(ctx, sql, args...)
 	}
@@ -112,14 +113,14 @@ func (s *Store) queryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 	br := s.pool.SendBatch(ctx, b)
 	if _, err := br.Exec(); err != nil {
 		br.Close()
-		return errRow{err}
+		return sqlcore.FirstRow(nil, err)
 	}
 	rows, err := br.Query()
 	if err != nil {
 		br.Close()
-		return errRow{err}
+		return sqlcore.FirstRow(nil, err)
 	}
-	return firstRow{batchRows{Rows: rows, br: br}}
+	return sqlcore.FirstRow(batchRows{Rows: rows, br: br}, nil)
 }
 
 // inTx gives a transaction begun outside Tx (creating, upgrading) the

@@ -3,11 +3,11 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"arbiter/store"
+	"arbiter/store/sqlcore"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -52,6 +52,7 @@ const maxAttempts = 8
 
 // Tx is one transaction on the field.
 type Tx struct {
+	sqlcore.Tx
 	ctx   context.Context
 	conn  *pgx.Conn
 	s     *Store
@@ -118,6 +119,7 @@ func (s *Store) attempt(ctx context.Context, write bool, fn func(store.Tx) error
 	defer pc.Release()
 	conn := pc.Conn()
 	t := &Tx{ctx: ctx, conn: conn, s: s, write: write}
+	t.Tx = sqlcore.Tx{E: engine{t}, D: dialect}
 	done := false
 	defer func() {
 		if !done && t.begun {
@@ -306,13 +308,9 @@ func (t *Tx) queryAhead(sql string, args ...any) (pgx.Rows, error) {
 	return batchRows{Rows: rows, br: br}, nil
 }
 
-func (t *Tx) row(sql string, args ...any) pgx.Row {
-	rows, err := t.query(sql, args...)
-	if err != nil {
-		return errRow{err}
-	}
-	return firstRow{rows}
-}
+// row is the first row of sql's result; store.ErrNotFound when there is
+// none.
+func (t *Tx) row(sql string, args ...any) sqlcore.Row { return sqlcore.QueryRow(t.E, sql, args...) }
 
 // commit sends what is waiting with COMMIT, in one round trip.
 func (t *Tx) commit() error {
@@ -340,29 +338,6 @@ func (r batchRows) Close() {
 	r.Rows.Close()
 	r.br.Close()
 }
-
-// firstRow is QueryRow over rows: the first row, ErrNoRows if none.
-type firstRow struct{ rows pgx.Rows }
-
-func (r firstRow) Scan(dest ...any) error {
-	defer r.rows.Close()
-	if !r.rows.Next() {
-		if err := r.rows.Err(); err != nil {
-			return err
-		}
-		return pgx.ErrNoRows
-	}
-	if err := r.rows.Scan(dest...); err != nil {
-		return err
-	}
-	r.rows.Close()
-	return r.rows.Err()
-}
-
-// errRow is a row that could not be asked for.
-type errRow struct{ err error }
-
-func (r errRow) Scan(...any) error { return r.err }
 
 // AgentActAs names the agent the transaction acts for: the field checks, at
 // each statement that writes, that the session's role may act as it.
@@ -430,11 +405,36 @@ func (t *Tx) nextSeq(table string) (int64, error) {
 	return n, err
 }
 
-func notFound(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ErrNotFound
-	}
-	return err
+// engine is a transaction as the shared statements use it
+// (sqlcore.Engine).
+type engine struct{ t *Tx }
+
+func (e engine) Exec(sql string, args ...any) (int64, error) {
+	tag, err := e.t.exec(sql, args...)
+	return tag.RowsAffected(), err
 }
 
-func formatID(prefix string, seq int64) string { return fmt.Sprintf("%s-%03d", prefix, seq) }
+func (e engine) Query(sql string, args ...any) (sqlcore.Rows, error) {
+	rows, err := e.t.query(sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// Later defers the write to the transaction's next statement (see
+// "round trips" above).
+func (e engine) Later(sql string, args []any, check func(int64) error) error {
+	e.t.later(sql, args, func(br pgx.BatchResults) error {
+		tag, err := br.Exec()
+		if err == nil && check != nil {
+			err = check(tag.RowsAffected())
+		}
+		return err
+	})
+	return nil
+}
+
+func (e engine) Seq(table string) (int64, error) { return e.t.nextSeq(table) }
+
+func (e engine) Lock() string { return e.t.lock() }

@@ -7,6 +7,7 @@ import (
 
 	"arbiter/model"
 	"arbiter/store"
+	"arbiter/store/sqlcore"
 )
 
 // Bulk writes many rows in one transaction with statements prepared once,
@@ -27,13 +28,13 @@ func (t *Tx) Bulk() (store.Bulk, error) {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&b.units, insertUnitSQL},
-		{&b.relations, insertRelationSQL},
-		{&b.conflicts, insertConflictSQL},
-		{&b.decisions, setConflictSQL},
-		{&b.ballots, putBallotSQL},
-		{&b.notifications, bulkNotificationSQL},
-		{&b.events, bulkEventSQL},
+		{&b.units, sqlcore.InsertUnit},
+		{&b.relations, sqlcore.InsertRelation},
+		{&b.conflicts, sqlcore.InsertConflict},
+		{&b.decisions, sqlcore.SetConflict},
+		{&b.ballots, sqlcore.PutBallot},
+		{&b.notifications, sqlcore.InsertNotification},
+		{&b.events, sqlcore.InsertEvent},
 	} {
 		s, err := t.tx.PrepareContext(t.ctx, p.sql)
 		if err != nil {
@@ -59,11 +60,11 @@ func (b *Bulk) Close() error {
 // Unit stores u, whose id is set, at sequence number seq, with its
 // relations.
 func (b *Bulk) Unit(seq int64, u model.Unit) error {
-	if _, err := b.units.ExecContext(b.ctx, unitArgs(seq, u)...); err != nil {
+	if _, err := b.units.ExecContext(b.ctx, bind(sqlcore.UnitArgs(seq, u))...); err != nil {
 		return err
 	}
 	for _, r := range u.Relations {
-		if _, err := b.relations.ExecContext(b.ctx, u.ID, string(r.Type), r.TargetID, r.Description); err != nil {
+		if _, err := b.relations.ExecContext(b.ctx, sqlcore.RelationArgs(u.ID, r)...); err != nil {
 			return err
 		}
 	}
@@ -73,14 +74,14 @@ func (b *Bulk) Unit(seq int64, u model.Unit) error {
 // Conflict stores c, whose id is set, at sequence number seq, at the
 // version c carries.
 func (b *Bulk) Conflict(seq int64, c model.Conflict) error {
-	_, err := b.conflicts.ExecContext(b.ctx, conflictArgs(seq, c)...)
+	_, err := b.conflicts.ExecContext(b.ctx, bind(sqlcore.ConflictArgs(seq, c))...)
 	return err
 }
 
 // Decision writes c's status, escalation, vote and resolution, and its
 // version, over the stored conflict's; ErrNotFound if there is none.
 func (b *Bulk) Decision(c model.Conflict) error {
-	r, err := b.decisions.ExecContext(b.ctx, append(mutableArgs(c), c.Version, c.ID)...)
+	r, err := b.decisions.ExecContext(b.ctx, bind(append(sqlcore.MutableArgs(c), c.Version, c.ID))...)
 	if err != nil {
 		return err
 	}
@@ -90,40 +91,21 @@ func (b *Bulk) Decision(c model.Conflict) error {
 	return nil
 }
 
-var setConflictSQL = `UPDATE conflicts SET (` + mutableCols + `, version) =
-	(` + mutablePlaces + `, ?) WHERE id = ?`
-
 // Ballot stores a voter's ballot (or replaces the voter's earlier one).
 func (b *Bulk) Ballot(v model.Ballot) error {
-	_, err := b.ballots.ExecContext(b.ctx, ballotArgs(v)...)
+	_, err := b.ballots.ExecContext(b.ctx, bind(sqlcore.BallotArgs(v))...)
 	return err
 }
 
 // Notification puts n in its agent's outbox, with id n.ID if it is set
 // (the next id otherwise).
 func (b *Bulk) Notification(n model.Notification) error {
-	_, err := b.notifications.ExecContext(b.ctx, append([]any{idOrNull(n.ID)}, notificationArgs(n)...)...)
+	_, err := b.notifications.ExecContext(b.ctx, bind(append([]any{sqlcore.IDOrNull(n.ID)}, sqlcore.NotificationArgs(n)...))...)
 	return err
 }
 
 // Event appends e to the log, with id e.ID if it is set.
 func (b *Bulk) Event(e model.Event) error {
-	_, err := b.events.ExecContext(b.ctx, append([]any{idOrNull(e.ID)}, eventArgs(e)...)...)
+	_, err := b.events.ExecContext(b.ctx, bind(append([]any{sqlcore.IDOrNull(e.ID)}, sqlcore.EventArgs(e)...))...)
 	return err
-}
-
-// bulkNotificationSQL and bulkEventSQL write a row with its id, or with
-// the next one (an INTEGER PRIMARY KEY given NULL).
-const (
-	bulkNotificationSQL = `INSERT INTO notifications (id, agent_id, event, epoch, relevance_score, summary, unit_id,
-	conflict_id, requires_action, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	bulkEventSQL = `INSERT INTO events (id, epoch, operation, agent_id, conflict_id, unit_id, payload, at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-)
-
-func idOrNull(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"arbiter/internal/sqlitefail"
+
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -52,7 +54,7 @@ func (s *Store) beginWrite(ctx context.Context, deadline time.Time) (*sql.Conn, 
 			}
 			tx.Rollback()
 		}
-		if err == nil || sqliteCode(err) != sqlite3.SQLITE_BUSY || !time.Now().Before(deadline) {
+		if err == nil || sqlitefail.Code(err) != sqlite3.SQLITE_BUSY || !time.Now().Before(deadline) {
 			conn.ExecContext(context.WithoutCancel(ctx), restore)
 			conn.Close()
 			return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"arbiter/internal/sqlitefail"
 	"arbiter/store"
 
 	"modernc.org/sqlite"
@@ -118,4 +119,4 @@ func extendedCode(err error) int {
 	return 0
 }
 
-func ioError(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_IOERR }
+func ioError(err error) bool { return sqlitefail.Code(err) == sqlite3.SQLITE_IOERR }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"arbiter/model"
+	"arbiter/store/sqlcore"
 )
 
 // Reading a column through the driver costs about as much as SQLite's
@@ -39,7 +40,7 @@ func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	c.UnitB = u.str()
 	c.Description = u.str()
 	c.DetectedBy = model.DetectedBy(u.str())
-	c.DetectedAt = parseTime(u.str())
+	c.DetectedAt = sqlcore.ParseTime(u.str())
 	c.Epoch = u.int()
 	c.Version = u.int()
 	c.Escalation = u.step()
@@ -48,7 +49,7 @@ func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	winner, synth, rationale, by, epoch, at := u.ptr(), u.ptr(), u.str(), u.str(), u.int(), u.str()
 	if resolved {
 		c.Resolution = &model.Resolution{Strategy: model.Strategy(strategy), WinnerID: winner, SynthesisUnitID: synth,
-			Rationale: rationale, ResolvedBy: by, EpochResolved: epoch, ResolvedAt: parseTime(at)}
+			Rationale: rationale, ResolvedBy: by, EpochResolved: epoch, ResolvedAt: sqlcore.ParseTime(at)}
 	}
 	s.AgentA = u.str()
 	s.RoleA = u.str()
@@ -57,9 +58,9 @@ func scanPacked(text string) (model.ConflictSummary, int, int, error) {
 	forA, forB := u.int(), u.int()
 	owner, since, deadline, fallback, reminded := u.str(), u.ptr(), u.ptr(), u.str(), u.int()
 	if since != nil {
-		r := &model.Route{Owner: owner, Since: parseTime(*since), Fallback: model.Fallback(fallback), Reminded: int(reminded)}
+		r := &model.Route{Owner: owner, Since: sqlcore.ParseTime(*since), Fallback: model.Fallback(fallback), Reminded: int(reminded)}
 		if deadline != nil {
-			d := parseTime(*deadline)
+			d := sqlcore.ParseTime(*deadline)
 			r.Deadline = &d
 		}
 		c.Route = r
@@ -133,5 +134,5 @@ func (u *unpacker) step() *model.Escalation {
 	if !ok {
 		return nil
 	}
-	return &model.Escalation{By: by, Reason: reason, Epoch: epoch, At: parseTime(at)}
+	return &model.Escalation{By: by, Reason: reason, Epoch: epoch, At: sqlcore.ParseTime(at)}
 }

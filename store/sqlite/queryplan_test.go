@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"arbiter/model"
+	"arbiter/store/sqlcore"
 )
 
 // tinyTables hold a handful of rows at most: scanning them is free.
@@ -45,26 +46,26 @@ func hotQueries() []struct {
 		sql, args := list(l.q)
 		add(l.name, sql, args...)
 	}
-	add("counts per status", countConflictsSQL)
-	add("conflict by id", conflictSQL, "conflict-001")
-	add("unit by id", unitSQL, "mem-001")
-	add("unit exists", unitExistsSQL, "mem-001")
-	add("relations of a unit", relationsSQL, "mem-001")
-	add("supporters of a unit", supportersSQL, "mem-001")
-	add("ballots of a conflict", ballotsSQL, "conflict-001")
-	add("events of a conflict", eventsOfConflictSQL, "conflict-001")
-	add("notifications of a conflict", notificationsSQL(notificationsOfConflictSQL), "conflict-001")
-	add("inbox", notificationsSQL(inboxSQL), "ops-maya", 0, 100)
-	add("conflicts of a unit", conflictsOfUnitSQL, "mem-001", "mem-001")
-	add("agent by id", `SELECT `+agentCols+` FROM agents WHERE id = ?`, "ops-maya")
-	add("update a conflict", updateConflictSQL, append(mutableArgs(model.Conflict{Status: model.StatusEscalated}), "conflict-001", 1)...)
-	add("set a unit's status", setUnitStatusSQL, "active", "mem-001")
-	add("clear ballots", clearBallotsSQL, "conflict-001")
-	add("a voter's ballots on open votes", votedOnSQL, "lead-1")
+	add("counts per status", sqlcore.CountConflictsSQL)
+	add("conflict by id", sqlcore.ConflictSQL, "conflict-001")
+	add("unit by id, with its relations", dialect.UnitSQL(), "mem-001")
+	add("unit exists", sqlcore.UnitExistsSQL, "mem-001")
+	add("relations of a unit", sqlcore.RelationsSQL, "mem-001")
+	add("supporters of a unit", sqlcore.SupportersSQL, "mem-001")
+	add("ballots of a conflict", sqlcore.BallotsSQL, "conflict-001")
+	add("events of a conflict", sqlcore.EventsOfConflictSQL, "conflict-001")
+	add("notifications of a conflict", sqlcore.NotificationsOfConflictSQL, "conflict-001")
+	add("inbox", inboxSQL, "ops-maya", 0, 100)
+	add("conflicts of a unit", sqlcore.ConflictsOfUnitSQL, "mem-001")
+	add("agent by id", `SELECT id FROM agents WHERE id = $1`, "ops-maya")
+	add("update a conflict", updateConflictSQL, bind(append(sqlcore.MutableArgs(model.Conflict{Status: model.StatusEscalated}), "conflict-001", 1))...)
+	add("set a unit's status", sqlcore.SetUnitStatusSQL, "active", "mem-001")
+	add("clear ballots", sqlcore.ClearBallots, "conflict-001")
+	add("a voter's ballots on open votes", sqlcore.VotedOnSQL, "lead-1")
 	add("next unit id", nextIDSQL("units"))
 	add("next conflict id", nextIDSQL("conflicts"))
-	add("what the deadlines ask for (every sweep)", dueSQL, "2026-11-20T09:00:00.000000000Z", "2026-11-20T09:00:00.000000000Z")
-	add("count a reminder", `UPDATE conflicts SET reminded = ? WHERE id = ? AND reminded = ?`, 1, "conflict-001", 0)
+	add("what the deadlines ask for (every sweep)", sqlcore.DueSQL, "2026-11-20T09:00:00.000000000Z")
+	add("count a reminder", `UPDATE conflicts SET reminded = $1 WHERE id = $2 AND reminded = $3`, 1, "conflict-001", 0)
 	return out
 }
 
@@ -236,7 +237,7 @@ func TestWriteListSQL(t *testing.T) {
 	}
 	// The floor asks for what list --json prints, column by column, as
 	// anyone would: arbiter's own packed query costs the shell more.
-	sql := `SELECT ` + summaryCols + ` FROM conflicts c WHERE c.status IN ('escalated', 'pending_vote') ORDER BY c.epoch, c.seq`
+	sql := `SELECT ` + sqlcore.SummaryCols + ` FROM conflicts c WHERE c.status IN ('escalated', 'pending_vote') ORDER BY c.epoch, c.seq`
 	if err := os.WriteFile(out, []byte(sql+";\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

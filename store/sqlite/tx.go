@@ -1,20 +1,28 @@
 package sqlite
 
 import (
-	"arbiter/store"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
+
+	"arbiter/store"
+	"arbiter/store/sqlcore"
 )
 
 // Tx is one transaction on the field. All reads and writes of a decision
 // go through the same Tx, so a decision is all or nothing.
 type Tx struct {
+	sqlcore.Tx
 	ctx context.Context
 	tx  *sql.Tx
 	s   *Store
+}
+
+func newTx(ctx context.Context, tx *sql.Tx, s *Store) *Tx {
+	t := &Tx{ctx: ctx, tx: tx, s: s}
+	t.Tx = sqlcore.Tx{E: engine{t}, D: dialect}
+	return t
 }
 
 // Write runs fn in a BEGIN IMMEDIATE transaction: it takes the field's
@@ -71,7 +79,7 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 			panic(p)
 		}
 	}()
-	if err := fn(&Tx{ctx: ctx, tx: sqlTx, s: s}); err != nil {
+	if err := fn(newTx(ctx, sqlTx, s)); err != nil {
 		sqlTx.Rollback()
 		line.release()
 		return translate("WRITE", err)
@@ -115,7 +123,54 @@ func (s *Store) IntegrityCheck(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
+// engine is a transaction as the shared statements use it
+// (sqlcore.Engine).
+type engine struct{ t *Tx }
+
+func (e engine) Exec(query string, args ...any) (int64, error) {
+	res, err := e.t.exec(query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (e engine) Query(query string, args ...any) (sqlcore.Rows, error) {
+	rows, err := e.t.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+// Later runs the write at once: a SQLite write holds the whole file, so
+// nothing is gained by waiting.
+func (e engine) Later(query string, args []any, check func(int64) error) error {
+	n, err := e.Exec(query, args...)
+	if err == nil && check != nil {
+		err = check(n)
+	}
+	return err
+}
+
+// Seq is one more than the largest sequence number of table: the rowid
+// SQLite would give the next row.
+func (e engine) Seq(table string) (int64, error) {
+	var seq int64
+	err := e.t.row(nextIDSQL(table)).Scan(&seq)
+	return seq, err
+}
+
+// Lock is "": a write holds the whole file from its start.
+func (engine) Lock() string { return "" }
+
+// sqlRows are database/sql's rows as the shared statements read them.
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
 func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+	args = bind(args)
 	if st := t.prepared(query); st != nil {
 		return st.ExecContext(t.ctx, args...)
 	}
@@ -123,6 +178,7 @@ func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 }
 
 func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	args = bind(args)
 	if st := t.prepared(query); st != nil {
 		return st.QueryContext(t.ctx, args...)
 	}
@@ -130,6 +186,7 @@ func (t *Tx) query(query string, args ...any) (*sql.Rows, error) {
 }
 
 func (t *Tx) row(query string, args ...any) *sql.Row {
+	args = bind(args)
 	if st := t.prepared(query); st != nil {
 		return st.QueryRowContext(t.ctx, args...)
 	}
@@ -155,60 +212,8 @@ func (t *Tx) EpochTick() (int64, error) {
 // the clock becomes max(local, received) + 1.
 func (t *Tx) EpochWitness(received int64) (int64, error) {
 	var e int64
-	err := t.row("UPDATE clock SET epoch = max(epoch, ?) + 1 WHERE id = 1 RETURNING epoch", received).Scan(&e)
+	err := t.row("UPDATE clock SET epoch = max(epoch, $1) + 1 WHERE id = 1 RETURNING epoch", received).Scan(&e)
 	return e, err
-}
-
-// timeText is how times are stored: UTC, RFC 3339 with nanoseconds, so
-// text order is time order.
-const timeText = "2006-01-02T15:04:05.000000000Z"
-
-func fmtTime(t time.Time) string { return t.UTC().Format(timeText) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-func nullTime(s sql.NullString) time.Time {
-	if !s.Valid {
-		return time.Time{}
-	}
-	return parseTime(s.String)
-}
-
-func strPtr(s sql.NullString) *string {
-	if !s.Valid {
-		return nil
-	}
-	v := s.String
-	return &v
-}
-
-func nullable(p *string) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	return err
-}
-
-// nextID returns the next "<prefix>-NNN" id of a table keyed by seq.
-func (t *Tx) nextID(table, prefix string) (int64, string, error) {
-	var seq int64
-	if err := t.row(nextIDSQL(table)).Scan(&seq); err != nil {
-		return 0, "", err
-	}
-	return seq, fmt.Sprintf("%s-%03d", prefix, seq), nil
 }
 
 func nextIDSQL(table string) string {

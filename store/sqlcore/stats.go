@@ -1,36 +1,38 @@
-package postgres
+package sqlcore
 
 import (
 	"time"
 
 	"arbiter/model"
-	"arbiter/store"
 )
 
 // Stats aggregates the field's figures in one statement: one scan of the
 // conflicts that are open or moved since q.Since, which every figure
-// reads (statsSQL), and the ballots.
+// reads, and the ballots.
 func (t *Tx) Stats(q model.StatsQuery) (model.Stats, error) {
 	now := q.Now.UTC()
 	args := []any{q.Since.UTC(), now, now.Add(-time.Hour), now.Add(-24 * time.Hour), now.Add(-7 * 24 * time.Hour)}
-	rows, err := t.query(statsSQL, args...)
+	rows, err := Collect(t.E, t.D.stats, args, func(r Row) (model.StatsRow, error) {
+		var s model.StatsRow
+		err := r.Scan(&s.Kind, &s.K1, &s.K2, &s.A, &s.B, &s.C, &s.D, &s.E)
+		return s, err
+	})
 	if err != nil {
 		return model.Stats{}, err
 	}
-	defer rows.Close()
-	return store.StatsOf(q, rows)
+	return model.StatsOf(q, rows), nil
 }
 
 // statsSQL is every figure of Stats as rows (kind, k1, k2, a…e): $1 is
-// since, $2 now, $3–$5 an hour, a day and a week before now. The same
-// statement as the SQLite file's, in PostgreSQL's words for durations
-// and days.
-const statsSQL = `
+// since, $2 now, $3–$5 an hour, a day and a week before now, in the
+// engine's words for durations and days. On SQLite, times are text in
+// one format, so text order is time order.
+func statsSQL(w Words) string {
+	return `
 WITH c AS MATERIALIZED (
 	SELECT id, status, type, strategy, resolved_by, rework_by, rework_at, agent_a, agent_b, unit_a, winner_id,
 		owner, deadline, detected_at, resolved_at, vote_opened_at,
-		CASE WHEN resolved_at IS NOT NULL
-			THEN round(extract(epoch FROM resolved_at - detected_at) * 1000)::bigint END AS ms
+		CASE WHEN resolved_at IS NOT NULL THEN ` + w.Millis("detected_at", "resolved_at") + ` END AS ms
 	FROM conflicts
 	-- What moved since: opened, or decided (a rework or a vote since
 	-- leaves the conflict open, or decided after).
@@ -41,7 +43,7 @@ d AS (
 	FROM c WHERE status = 'resolved' AND resolved_at >= $1
 ),
 g AS (
-	SELECT 'type'::text AS dim, type::text AS k, ms FROM d
+	SELECT CAST('type' AS text) AS dim, CAST(type AS text) AS k, ms FROM d
 	UNION ALL SELECT 'strategy', strategy, ms FROM d
 	UNION ALL SELECT 'person', person, ms FROM d
 ),
@@ -49,7 +51,7 @@ r AS (
 	SELECT dim, k, ms, row_number() OVER (PARTITION BY dim, k ORDER BY ms) AS i, count(*) OVER (PARTITION BY dim, k) AS n
 	FROM g
 )
-SELECT 'open'::text, status::text, type::text, count(*), count(*) FILTER (WHERE detected_at > $3),
+SELECT CAST('open' AS text), CAST(status AS text), CAST(type AS text), count(*), count(*) FILTER (WHERE detected_at > $3),
 	count(*) FILTER (WHERE detected_at <= $3 AND detected_at > $4),
 	count(*) FILTER (WHERE detected_at <= $4 AND detected_at > $5), count(*) FILTER (WHERE detected_at <= $5)
 FROM c WHERE status <> 'resolved' GROUP BY status, type
@@ -57,9 +59,9 @@ UNION ALL
 SELECT 'time', dim, k, n, min(ms) FILTER (WHERE i * 100 >= 50 * n), min(ms) FILTER (WHERE i * 100 >= 90 * n), 0, 0
 FROM r GROUP BY dim, k, n
 UNION ALL
-SELECT 'opened', to_char(detected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '', count(*), 0, 0, 0, 0 FROM c WHERE detected_at >= $1 GROUP BY 2
+SELECT 'opened', ` + w.Day("detected_at") + `, '', count(*), 0, 0, 0, 0 FROM c WHERE detected_at >= $1 GROUP BY 2
 UNION ALL
-SELECT 'decided', to_char(resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '', count(*), 0, 0, 0, 0
+SELECT 'decided', ` + w.Day("resolved_at") + `, '', count(*), 0, 0, 0, 0
 FROM c WHERE status = 'resolved' AND resolved_at >= $1 GROUP BY 2
 UNION ALL
 SELECT * FROM (
@@ -97,3 +99,4 @@ SELECT 'authored', agent, '', count(*), 0, 0, 0, 0 FROM (
 	SELECT id, agent_b FROM c WHERE vote_opened_at >= $1 AND status <> 'pending_vote'
 ) a GROUP BY agent
 `
+}

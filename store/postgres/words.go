@@ -1,0 +1,44 @@
+package postgres
+
+import (
+	"strings"
+	"unicode"
+
+	"arbiter/store/sqlcore"
+)
+
+// dialect is PostgreSQL's words for the statements both engines share.
+var dialect = sqlcore.NewDialect(sqlcore.Words{
+	JSONArrayAgg: "json_agg", JSONArray: "json_build_array", JSONObjectAgg: "json_object_agg",
+	SkipLocked: " FOR UPDATE SKIP LOCKED",
+	Millis: func(from, to string) string {
+		return "round(extract(epoch FROM " + to + " - " + from + ") * 1000)::bigint"
+	},
+	Day: func(t string) string { return "to_char(" + t + " AT TIME ZONE 'UTC', 'YYYY-MM-DD')" },
+	// A unit's words are its content's, folded as conflict_words folds
+	// them; every word of a search is asked for as a prefix.
+	UnitMatch: `to_tsvector('simple', fold(left(content, 262144))) @@ to_tsquery('simple', fold($1))`,
+	UnitWords: func(words []string) string {
+		var parts []string
+		for _, w := range words {
+			if q := prefixQuery(w); q != "" {
+				parts = append(parts, "("+q+")")
+			}
+		}
+		return strings.Join(parts, " & ")
+	},
+})
+
+// prefixQuery is word as a tsquery: its runs of letters and digits one
+// after the other, the last a prefix ("eu-west" → 'eu' <-> 'west':*); ""
+// if it has none.
+func prefixQuery(word string) string {
+	parts := strings.FieldsFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, p := range parts {
+		parts[i] = "'" + p + "'"
+	}
+	return strings.Join(parts, " <-> ") + ":*"
+}
