@@ -23,7 +23,7 @@ const maxNews = 200
 // one), with how many are unread and whether older ones follow.
 func (s *Service) InboxPage(ctx context.Context, agentID string, before int64, limit int) (model.InboxPage, error) {
 	var out model.InboxPage
-	err := s.st.Read(ctx, func(tx store.Tx) error {
+	err := s.st.ReadTail(ctx, func(tx store.Tx) error {
 		if _, err := caller(tx, model.OpAttune, agentID); err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (s *Service) InboxRead(ctx context.Context, agentID string, id int64) error
 // toasts of the past.
 func (s *Service) InboxNews(ctx context.Context, agentID string, since int64) (model.InboxNews, error) {
 	out := model.InboxNews{Tail: since, Toasts: []model.Toast{}}
-	err := s.st.Read(ctx, func(tx store.Tx) error {
+	err := s.st.ReadTail(ctx, func(tx store.Tx) error {
 		if _, err := caller(tx, model.OpAttune, agentID); err != nil {
 			return err
 		}

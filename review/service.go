@@ -141,7 +141,7 @@ func (s *Service) Counts(ctx context.Context) (map[model.ConflictStatus]int, err
 // limit (0: no limit).
 func (s *Service) Inbox(ctx context.Context, agentID string, since int64, limit int) ([]model.Notification, error) {
 	var out []model.Notification
-	err := s.st.Read(ctx, func(tx store.Tx) error {
+	err := s.st.ReadTail(ctx, func(tx store.Tx) error {
 		if _, err := caller(tx, model.OpAttune, agentID); err != nil {
 			return err
 		}

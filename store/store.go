@@ -19,6 +19,14 @@ import (
 type Field interface {
 	// Read runs fn in a read transaction: a consistent snapshot.
 	Read(ctx context.Context, fn func(Tx) error) error
+	// ReadTail is Read for a transaction that reads a tail — an outbox
+	// after a notice (Inbox, InboxRecent, InboxCount) — after other
+	// statements: what committed before it began is all there, on a busy
+	// server too. A file's reads are always so; on PostgreSQL the tail's
+	// horizon is reckoned before the snapshot is taken, one round trip
+	// more (in a plain Read only a tail read as the transaction's first
+	// statement is).
+	ReadTail(ctx context.Context, fn func(Tx) error) error
 	// Write runs fn in a write transaction that holds what fn reads
 	// until it commits; fn's error rolls everything back. On a field
 	// open read-only it writes nothing and returns READ_ONLY.

@@ -51,8 +51,14 @@ const noteBlock = 4
 // transaction's snapshot, at READ COMMITTED, where it sees every commit
 // up to then, the reader's own among them; read after something else, in
 // the transaction's snapshot, it may stop short of a write that ended
-// while that snapshot was taken (the next read takes it).
+// while that snapshot was taken (the next read takes it) — unless the
+// transaction is a ReadTail, whose horizon was reckoned before it.
 func (t *Tx) Inbox(agentID string, since int64, limit int) ([]model.Notification, error) {
+	if t.horizon != "" {
+		return sqlcore.Notifications(t.E, `SELECT `+sqlcore.NotificationCols+` FROM notifications n
+			WHERE n.agent_id = $1 AND n.xid < $4::xid8 AND `+afterNotice("$2")+`
+			ORDER BY n.xid, n.id LIMIT CASE WHEN $3::int > 0 THEN $3::int END`, agentID, since, limit, t.horizon)
+	}
 	sql := `SELECT ` + sqlcore.NotificationCols + ` FROM inbox_page($1, $2, $3) notifications`
 	if t.begun || t.write {
 		return sqlcore.Notifications(t.E, sql, agentID, since, limit)

@@ -25,17 +25,17 @@ func afterNotice(p string) string {
 // numbered before (0: from the newest), at most limit (0: all).
 func (t *Tx) InboxRecent(agentID string, before int64, limit int) ([]model.Notification, error) {
 	return sqlcore.Notifications(t.E, `SELECT `+sqlcore.NotificationCols+` FROM notifications n
-		WHERE n.agent_id = $1 AND n.xid < (SELECT tail_horizon())
+		WHERE n.agent_id = $1 AND n.xid < `+t.below("$4")+`
 		AND ($2::bigint <= 0 OR NOT `+afterNotice("$2")+` AND n.id <> $2)
-		ORDER BY n.xid DESC, n.id DESC LIMIT CASE WHEN $3::int > 0 THEN $3::int END`, agentID, before, limit)
+		ORDER BY n.xid DESC, n.id DESC LIMIT CASE WHEN $3::int > 0 THEN $3::int END`, t.withHorizon(agentID, before, limit)...)
 }
 
 // InboxCount is how many of agentID's notices come after the one
 // numbered after.
 func (t *Tx) InboxCount(agentID string, after int64) (int, error) {
 	var n int
-	err := sqlcore.QueryRow(t.E, `SELECT count(*) FROM notifications n WHERE n.agent_id = $1 AND n.xid < (SELECT tail_horizon())
-		AND ($2::bigint <= 0 OR `+afterNotice("$2")+`)`, agentID, after).Scan(&n)
+	err := sqlcore.QueryRow(t.E, `SELECT count(*) FROM notifications n WHERE n.agent_id = $1 AND n.xid < `+t.below("$3")+`
+		AND ($2::bigint <= 0 OR `+afterNotice("$2")+`)`, t.withHorizon(agentID, after)...).Scan(&n)
 	return n, err
 }
 
@@ -48,4 +48,13 @@ func (t *Tx) InboxMarkSet(agentID string, id int64, at time.Time) error {
 				WHERE o.agent_id = $1 AND o.id = inbox_read.notification_id AND m.agent_id = $1 AND m.id = $2),
 			excluded.notification_id > inbox_read.notification_id)`, agentID, id, at)
 	return err
+}
+
+// withHorizon is args, and the ReadTail's horizon after them when it has
+// one (below).
+func (t *Tx) withHorizon(args ...any) []any {
+	if t.horizon != "" {
+		return append(args, t.horizon)
+	}
+	return args
 }

@@ -75,6 +75,18 @@ type Tx struct {
 	// locked are the conflicts whose rows the transaction locked, and
 	// the version each is at now.
 	locked map[string]int64
+	// horizon is the tail's horizon reckoned before the snapshot
+	// (ReadTail), "" when none was.
+	horizon string
+}
+
+// below is the horizon a tail read of the transaction reads below: the
+// one ReadTail reckoned, else tail_horizon() within the snapshot.
+func (t *Tx) below(p string) string {
+	if t.horizon != "" {
+		return p + `::xid8`
+	}
+	return `(SELECT tail_horizon())`
 }
 
 // Write runs fn in a write transaction (see above); fn's error rolls it
@@ -89,6 +101,34 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 // Read runs fn in a read transaction: one consistent snapshot.
 func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return s.run(ctx, false, fn)
+}
+
+// ReadTail runs fn in a read transaction whose tail reads use a horizon
+// reckoned before its snapshot (tail_horizon_ahead, in a round trip of
+// its own): only the field's writes running then hold it back, so a tail
+// read after other statements is as whole as the first one. Within the
+// snapshot alone, tail_horizon must also hold back at every transaction
+// that ended while the snapshot was taken, any program's, and on a busy
+// server that cuts the tail short of commits made before the read began.
+func (s *Store) ReadTail(ctx context.Context, fn func(store.Tx) error) error {
+	return s.run(ctx, false, func(tx store.Tx) error {
+		t := tx.(*Tx)
+		rows, err := t.queryAhead(`SELECT tail_horizon_ahead()::text`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		if rows.Next() {
+			err = rows.Scan(&t.horizon)
+		}
+		if rows.Close(); err == nil {
+			err = rows.Err()
+		}
+		if err != nil {
+			return err
+		}
+		return fn(t)
+	})
 }
 
 func (s *Store) run(ctx context.Context, write bool, fn func(store.Tx) error) error {

@@ -36,6 +36,10 @@ func (s *Store) Write(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 // Read runs fn in a read transaction: a consistent snapshot of the field.
+// ReadTail is Read: a file's writes commit one at a time, in the order of
+// their ids, so a snapshot holds every tail whole.
+func (s *Store) ReadTail(ctx context.Context, fn func(store.Tx) error) error { return s.Read(ctx, fn) }
+
 func (s *Store) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return s.run(ctx, true, fn)
 }

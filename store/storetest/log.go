@@ -36,7 +36,7 @@ func testInbox(t *testing.T, e Engine) {
 	if !(ids[0] < ids[1] && ids[1] < ids[2] && ids[2] < ids[3]) {
 		t.Fatalf("notification ids %v, want them growing", ids)
 	}
-	read(t, st, func(tx store.Tx) error {
+	readTail(t, st, func(tx store.Tx) error {
 		if n, err := tx.NotificationCount(); err != nil || n != 4 {
 			t.Fatalf("NotificationCount = %d (%v), want 4", n, err)
 		}

@@ -41,7 +41,7 @@ func testInboxRecentAndReadMark(t *testing.T, e Engine) {
 	st, _ := field(t, e)
 	mine := notices(t, st, "a2", 5)
 	theirs := notices(t, st, "a1", 2)
-	read(t, st, func(tx store.Tx) error {
+	readTail(t, st, func(tx store.Tx) error {
 		all, err := tx.InboxRecent("a2", 0, 0)
 		if err != nil {
 			return err
@@ -91,7 +91,7 @@ func testInboxRecentAndReadMark(t *testing.T, e Engine) {
 		return nil
 	})
 	write(t, st, func(tx store.Tx) error { return tx.InboxMarkSet("a2", mine[4], at) })
-	read(t, st, func(tx store.Tx) error {
+	readTail(t, st, func(tx store.Tx) error {
 		mark, err := tx.InboxMark("a2")
 		if err != nil || mark != mine[4] {
 			t.Fatalf("a2's mark moved forward to %d: %d (%v)", mine[4], mark, err)
@@ -133,14 +133,14 @@ func testInboxRecentUnderConcurrentWriters(t *testing.T, e Engine) {
 	}
 	wg.Wait()
 	var order, recent []int64
-	read(t, st, func(tx store.Tx) error {
+	readTail(t, st, func(tx store.Tx) error {
 		all, err := tx.Inbox("a2", 0, 0)
 		order = noticeIDs(all)
 		return err
 	})
 	for before := int64(0); ; {
 		var page []model.Notification
-		read(t, st, func(tx store.Tx) (err error) { page, err = tx.InboxRecent("a2", before, 7); return err })
+		readTail(t, st, func(tx store.Tx) (err error) { page, err = tx.InboxRecent("a2", before, 7); return err })
 		recent = append(recent, noticeIDs(page)...)
 		if len(page) < 7 {
 			break
@@ -151,7 +151,7 @@ func testInboxRecentUnderConcurrentWriters(t *testing.T, e Engine) {
 	if len(order) != writers*each || !slices.Equal(order, recent) {
 		t.Fatalf("the inbox in order %v; newest first, page after page, reversed %v", order, recent)
 	}
-	read(t, st, func(tx store.Tx) error {
+	readTail(t, st, func(tx store.Tx) error {
 		for i, id := range order {
 			if n, err := tx.InboxCount("a2", id); err != nil || n != len(order)-1-i {
 				t.Fatalf("after notice %d (place %d of %d): %d (%v), want %d", id, i, len(order), n, err, len(order)-1-i)

@@ -121,6 +121,15 @@ func read(t testing.TB, st store.Field, fn func(store.Tx) error) {
 	}
 }
 
+// readTail is read for a transaction that reads a tail (an outbox) after
+// other statements (store.Field.ReadTail).
+func readTail(t testing.TB, st store.Field, fn func(store.Tx) error) {
+	t.Helper()
+	if err := st.ReadTail(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func exec(t testing.TB, e Engine, name, sql string) {
 	t.Helper()
 	if err := e.Exec(t, name, sql); err != nil {
