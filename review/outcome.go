@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"arbiter/model"
@@ -352,7 +351,7 @@ func deref(p *string) string {
 }
 
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = model.OneLine(s)
 	if r := []rune(s); len(r) > 120 {
 		s = string(r[:117]) + "..."
 	}
