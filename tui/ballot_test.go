@@ -30,7 +30,7 @@ func TestKeepAOnAVoteRowCastsABallotFromTheQueue(t *testing.T) {
 	}
 	s.typeText("Warm standby is cheap insurance.")
 	s.keys("enter")
-	s.waitFor("Written: conflict-014: a ballot for A.")
+	s.waitFor("Your vote on conflict-014 is counted")
 	d := detailOf(t, svc, "conflict-014")
 	if d.Conflict.Status != model.StatusResolved || d.Conflict.Resolution == nil || *d.Conflict.Resolution.WinnerID != before.Conflict.UnitA {
 		t.Fatalf("the ballot should close conflict-014 for A: %+v", d.Conflict)

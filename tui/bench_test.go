@@ -291,3 +291,63 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 		benchmetrics.Percentiles(b, times)
 	})
 }
+
+// readPreviews reads, as the screen does while the cursor rests on them,
+// the previews of the first n rows of m's queue, running each read on
+// the benchmark's goroutine.
+func readPreviews(b *testing.B, m *Model, n int) {
+	b.Helper()
+	for i := range n {
+		m.queue.cursor = i
+		for cmd := m.wantPreview(); cmd != nil; cmd = m.wantPreview() {
+			m.Update(cmd())
+		}
+	}
+	m.queue.cursor, m.queue.top = 0, 0
+	m.Update(benchSize)
+}
+
+// BenchmarkQueueNavigatePreview is one cursor move in a queue of 10,000
+// conflicts with the preview beside it (160 columns): Update moves the
+// cursor and View draws the queue and the preview of the row now under
+// it. read: every row moved over was read before (the preview kept);
+// unread: rows never read, whose preview shows the row's own fields at
+// once while their units are read in a command (not run here, as the
+// program runs it on another goroutine).
+func BenchmarkQueueNavigatePreview(b *testing.B) {
+	const rows = 400
+	run := func(b *testing.B, m *Model, span int) {
+		if !m.previewShown() {
+			b.Fatal("the preview is not shown at 160 columns")
+		}
+		down, up := keyMsg("j"), keyMsg("k")
+		var times []time.Duration
+		dir := down
+		defer benchmetrics.CPUPerOp(b)()
+		for b.Loop() {
+			switch {
+			case m.queue.cursor >= span-1:
+				dir = up
+			case m.queue.cursor == 0:
+				dir = down
+			}
+			t := time.Now()
+			m.Update(dir)
+			_ = m.View()
+			times = append(times, time.Since(t))
+		}
+		benchmetrics.Percentiles(b, times)
+	}
+	b.Run("read", func(b *testing.B) {
+		m := navModel(b, 10_000)
+		readPreviews(b, m, rows)
+		run(b, m, rows)
+		if f := m.View().Content; !strings.Contains(f, "A:") || strings.Contains(f, "Reading both units") {
+			b.Fatalf("the preview of a row read before is not shown whole:\n%s", f)
+		}
+	})
+	b.Run("unread", func(b *testing.B) {
+		m := navModel(b, 10_000)
+		run(b, m, len(m.queue.rows))
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -71,7 +72,7 @@ func (m *Model) holdPending(p *pending) tea.Cmd {
 	m.pendingID++
 	p.id, p.left = m.pendingID, m.undoWindow()
 	m.pending = p
-	return tea.Batch(flush, m.tickPending())
+	return tea.Batch(flush, m.tickPending(), m.checkPending())
 }
 
 func (m *Model) tickPending() tea.Cmd {
@@ -133,13 +134,16 @@ func (m *Model) undo() tea.Cmd {
 		return m.say("Nothing to undo: decisions are undone before they are written.")
 	}
 	m.pending = nil
+	kept := ""
 	if f := m.draft(p.form); f != nil {
 		f.busy = false
+		kept = m.keptNote(p.form, m.keys.Decide)
 	}
 	if f := m.ballot(p.form); f != nil {
 		f.busy = false
+		kept = m.keptNote(p.form, m.keys.Vote)
 	}
-	return m.say("Undone: " + p.label + " was not written.")
+	return m.say("Undone: " + p.label + " was not written." + kept)
 }
 
 // pendingDone takes the field's answers: forms get theirs, a quick
@@ -168,25 +172,33 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{m.reloadQueue()}
+	kept := ""
 	for _, w := range msg.results {
+		if m.inConflict() && m.conflict.id == w.conflict {
+			cmds = append(cmds, loadDetail(m.ctx, m.svc, w.conflict))
+		}
+		// A form's decision: dropped once written, kept with the
+		// refusal otherwise, to be opened again.
 		if f := m.draft(w.conflict); f != nil && f.busy && w.merge != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.merge, w.err, "Not written: ")))
+			if f.answer(w.err, "Not written: ") {
+				m.held[w.conflict].decide = nil
+			} else {
+				kept = m.keptNote(w.conflict, m.keys.Decide)
+			}
 		}
 		if f := m.ballot(w.conflict); f != nil && f.busy && w.vote != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.vote, w.err, "Not counted: ")))
+			if f.answer(w.err, "Not counted: ") {
+				m.held[w.conflict].vote = nil
+			} else {
+				kept = m.keptNote(w.conflict, m.keys.Vote)
+			}
 		}
 	}
 	switch {
-	case msg.form != "" && (m.draft(msg.form) != nil || m.ballot(msg.form) != nil):
-		// The form shows the answer.
 	case len(msg.results) == 1 && len(refused) == 0:
-		if file, offline := m.svc.Offline(); offline {
-			cmds = append(cmds, m.say("Queued in "+safetext.Line(file)+" (nothing is notified until `arbiter apply`): "+msg.label+"."))
-		} else {
-			cmds = append(cmds, m.say("Written: "+msg.label+"."))
-		}
+		cmds = append(cmds, m.say(saidOf(msg.results[0])))
 	case len(msg.results) == 1:
-		cmds = append(cmds, m.say("Not written: "+refused[0]))
+		cmds = append(cmds, m.say("Not written: "+refused[0]+kept))
 	default:
 		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
 		if len(refused) > 0 {
@@ -196,6 +208,12 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 		cmds = append(cmds, m.say(s))
 	}
 	return tea.Batch(cmds...)
+}
+
+// keptNote says that what was typed in a form on conflict id is kept,
+// and how to reach it again.
+func (m *Model) keptNote(id string, form key.Binding) string {
+	return " What you typed is kept: open " + safetext.Line(id) + " and press " + keyOf(form) + "."
 }
 
 // isPending reports whether conflict id has a decision waiting.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"arbiter/internal/keymap"
+	"arbiter/internal/queueview"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 
@@ -46,11 +47,21 @@ type queue struct {
 	idWidth int
 	// oneAuthor: every row's two units have one and the same author.
 	oneAuthor bool
+	// beside: the preview is beside the table, and names both authors.
+	beside bool
 	// lines caches rendered rows; prepare fills it in Update so View
 	// only joins strings.
 	lines map[lineKey]string
-	// counts line, cached the same way.
-	countsText string
+	// counts line, and the views' tabs, cached the same way.
+	countsText, tabsText string
+	// tab is the tab shown (views.go), viewOf its view; tabs: the
+	// config file set views, so the queue shows tabs.
+	tab    int
+	viewOf queueview.View
+	tabs   bool
+	// fetched is how many rows the store gave, before the view kept
+	// those it keeps.
+	fetched int
 }
 
 // lineKey is everything a rendered row depends on.
@@ -76,6 +87,10 @@ func newQueue() queue {
 	return queue{filter: f, sort: model.SortAge}
 }
 
+// noAgents reports whether the table leaves out the AGENTS column: every
+// row has one author, or the preview names them.
+func (q queue) noAgents() bool { return q.oneAuthor || q.beside }
+
 // rowID is the id of the conflict under the cursor, "" for none.
 func (q queue) rowID() string {
 	if s, ok := q.selected(); ok {
@@ -91,9 +106,40 @@ func (q queue) mine(i int) bool { return q.turn[q.rows[i].ID] != model.TurnNone 
 func (q queue) query(limit int) model.ListQuery {
 	lq := model.ListQuery{Sort: q.sort, Search: q.search, Limit: limit}
 	if !q.all {
-		lq.Statuses = model.ReviewStatuses
+		lq.Statuses = q.viewOf.List()
 	}
 	return lq
+}
+
+// reviewOnly reports whether the queue shows only statuses that wait for
+// people: the store orders only those for the person at the screen.
+func (q queue) reviewOnly() bool {
+	if q.all {
+		return false
+	}
+	for _, s := range q.viewOf.List() {
+		if !slices.Contains(model.ReviewStatuses, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsShown is how many rows fit in a body of h lines: below the counts
+// line, the tabs and the filter when shown, and the table's header; above
+// the line that says which rows show, when not all of them do.
+func (q queue) rowsShown(h int) int {
+	h -= 2
+	if q.tabs {
+		h--
+	}
+	if q.editing || q.search != "" {
+		h--
+	}
+	if len(q.rows) > h || q.more {
+		h--
+	}
+	return max(1, h)
 }
 
 // selected is the conflict under the cursor.
@@ -108,12 +154,12 @@ func (q queue) selected() (model.ConflictSummary, bool) {
 // it is still there, else on the next one of the person's turn after
 // where it was. The first load opens on the first that is their turn (the
 // queue lists those first), or the oldest escalated one.
-func (q *queue) setRows(rows []model.ConflictSummary, limit int) {
+func (q *queue) setRows(rows []model.ConflictSummary) {
 	keep, at := "", q.cursor
 	if s, ok := q.selected(); ok {
 		keep = s.ID
 	}
-	q.rows, q.loaded, q.more = rows, true, len(rows) >= limit
+	q.rows, q.loaded = rows, true
 	q.cursor = 0
 	q.idWidth = 0
 	q.oneAuthor = len(rows) > 0
@@ -199,8 +245,8 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.push(helpScreen{under: queueScreen{}})
+	case m.opensHelp(msg):
+		m.openHelp()
 	case key.Matches(msg, k.Up):
 		q.move(-1, rows)
 	case key.Matches(msg, k.Down):
@@ -233,6 +279,12 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quick(quickKindOf(msg, k), m.queueTargets())
 	case key.Matches(msg, k.Stats):
 		return m.openStats()
+	case key.Matches(msg, k.PreviewPane):
+		return m.togglePreview()
+	case key.Matches(msg, k.NextView):
+		return m.switchView(1)
+	case key.Matches(msg, k.PrevView):
+		return m.switchView(-1)
 	case key.Matches(msg, k.Synthesize):
 		if s, ok := q.selected(); ok {
 			m.synthAfter = s.ID
@@ -301,6 +353,9 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		q.editing = false
 		q.filter.Blur()
 		return nil
+	case m.opensHelp(msg):
+		m.openHelp()
+		return nil
 	}
 	var cmd tea.Cmd
 	q.filter, cmd = q.filter.Update(msg)
@@ -329,12 +384,31 @@ func (m *Model) queueHelp() []key.Binding {
 	if q.editing {
 		return []key.Binding{k.KeepFilter, k.Back}
 	}
-	out := []key.Binding{k.Up, k.Down, k.Open}
-	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] != model.TurnNone)) {
+	out := []key.Binding{k.Open}
+	if m.canDecide() == "" && m.queueDecides() {
 		out = append(out, k.KeepA, k.KeepB, k.Dismiss)
 	}
-	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Help, k.Quit)
+	out = append(out, k.Stats)
+	if m.hasViews() {
+		out = append(out, k.NextView)
+	}
+	if m.width >= previewMinWidth {
+		out = append(out, k.PreviewPane)
+	}
+	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Quit, k.Up, k.Down)
 	return out
+}
+
+// queueDecides reports whether a quick decision from the queue is the
+// person's to make on one of its targets: a marked row, else the row
+// under the cursor, whose turn it is.
+func (m *Model) queueDecides() bool {
+	for _, id := range m.queueTargets() {
+		if m.queue.turn[id] != model.TurnNone {
+			return true
+		}
+	}
+	return false
 }
 
 // queueTargets are the conflicts a quick decision in the queue is on:
@@ -395,32 +469,33 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		}
 	}
 	m.queue.decided = msg.decided
-	m.queue.setRows(msg.rows, msg.limit)
+	m.queue.fetched, m.queue.more = len(msg.rows), len(msg.rows) >= msg.limit
+	rows := m.queue.sift(msg.rows, m.me.ID, m)
+	m.queue.setRows(rows)
 	if m.isPending(m.queue.rowID()) {
 		m.queue.next(m.isPending, false)
 	}
 	m.queue.scrollTo(m.queueRows())
-	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
+	switch {
+	case m.queue.more && msg.limit < queuePage: // the first page: the rest of a whole one
 		return tea.Batch(watching, m.reloadQueue())
+	case m.queue.more && m.queue.viewOf.Sifts() && len(rows) <= m.queueRows():
+		// The view kept too few of them to fill the screen: more.
+		m.queue.more = false
+		return tea.Batch(watching, m.loadQueue(m.queue.fetched+queuePage))
 	}
 	return watching
 }
 
 // queueRows is how many rows of the queue fit.
-func (m *Model) queueRows() int {
-	h := m.bodyHeight() - 2
-	if m.queue.editing || m.queue.search != "" {
-		h--
-	}
-	return max(1, h)
-}
+func (m *Model) queueRows() int { return m.queue.rowsShown(m.bodyHeight()) }
 
 // maybeMore loads the next page when the cursor nears the end of what is
 // loaded.
 func (m *Model) maybeMore() tea.Cmd {
 	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
 		m.queue.more = false
-		return m.loadQueue(len(m.queue.rows) + queuePage)
+		return m.loadQueue(m.queue.fetched + queuePage)
 	}
 	return nil
 }
@@ -435,7 +510,7 @@ func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) b
 		q.lines = make(map[lineKey]string, 256)
 	}
 	q.countsText = q.countsLine(st, len(marks), w)
-	cols := queueColumns(w, q.idWidth, q.oneAuthor)
+	cols := queueColumns(w, q.idWidth, q.noAgents())
 	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
 		k := q.key(st, marks, pending, i, w, now)
 		if _, ok := q.lines[k]; !ok {
@@ -464,7 +539,7 @@ func (q queue) flag(marks map[string]bool, pending func(string) bool, i int) run
 func (q queue) key(st Styles, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) lineKey {
 	r := q.rows[i]
 	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w,
-		flag: q.flag(marks, pending, i), idWidth: q.idWidth, oneAuthor: q.oneAuthor}
+		flag: q.flag(marks, pending, i), idWidth: q.idWidth, oneAuthor: q.noAgents()}
 	if r.Tally != nil {
 		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
 	}
@@ -492,6 +567,9 @@ func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func
 		b.WriteString(q.countsLine(st, len(marks), w))
 	}
 	b.WriteByte('\n')
+	if q.tabs {
+		b.WriteString(q.tabsText + "\n")
+	}
 	if q.editing || q.search != "" {
 		if q.editing {
 			b.WriteString(q.filter.View())
@@ -499,9 +577,7 @@ func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func
 			b.WriteString(st.Filter.Render("/ " + safetext.Line(q.search)))
 		}
 		b.WriteByte('\n')
-		h--
 	}
-	h--
 	switch {
 	case q.err != nil:
 		b.WriteString(st.Error.Render("Could not read the queue: " + safetext.Line(plainError(q.err))))
@@ -510,33 +586,63 @@ func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func
 		b.WriteString(st.Muted.Render("Reading the field…"))
 		return b.String()
 	case len(q.rows) == 0:
-		b.WriteString(q.emptyView(st, k))
+		b.WriteString(strings.Join(wrapLines(q.emptyView(st, k), w), "\n"))
 		return b.String()
 	}
-	cols := queueColumns(w, q.idWidth, q.oneAuthor)
+	cols := queueColumns(w, q.idWidth, q.noAgents())
 	b.WriteString(st.Label.Render(cols.header()))
-	b.WriteByte('\n')
-	h--
-	end := min(len(q.rows), q.top+h)
+	rows := q.rowsShown(h)
+	end := min(len(q.rows), q.top+rows)
 	for i := q.top; i < end; i++ {
 		line := q.line(st, cols, marks, pending, i, w, now)
 		if i == q.cursor {
-			_, first := utf8.DecodeRuneInString(ansi.Strip(line))
-			plain := "▸" + ansi.Strip(line)[first:] // the cursor takes the flag's place
-			line = st.Selected.Render(cell(plain, w))
+			line = st.Selected.Render(cell(cursorRow(ansi.Strip(line), q.flag(marks, pending, i)), w))
 		}
-		b.WriteString(line)
-		if i < end-1 {
-			b.WriteByte('\n')
-		}
+		b.WriteString("\n" + line)
+	}
+	if len(q.rows) > rows || q.more {
+		b.WriteString(strings.Repeat("\n", rows-(end-q.top)+1) + q.positionLine(st, k, end, w))
 	}
 	return b.String()
+}
+
+// positionLine says which rows show of how many, and the keys that show
+// the others.
+func (q queue) positionLine(st Styles, k keymap.Map, end, w int) string {
+	of := fmt.Sprintf("%d", len(q.rows))
+	if q.more {
+		of += "+" // more are read as the cursor nears the end
+	}
+	arrows := ""
+	if q.top > 0 {
+		arrows += "↑"
+	}
+	if end < len(q.rows) || q.more {
+		arrows += "↓"
+	}
+	line := fmt.Sprintf("  rows %d–%d of %s %s · %s %s page", q.top+1, end, of, arrows, keyOf(k.PageUp), keyOf(k.PageDown))
+	return st.Muted.Render(ansi.Truncate(line, w, "…"))
+}
+
+// cursorRow is a row under the cursor: the cursor takes the place of
+// the mark that says the row is the person's (the row is not dimmed,
+// which says it as well), and stands before any other mark (marked, in
+// its undo window, decided offline), which stays.
+func cursorRow(plain string, flag rune) string {
+	_, first := utf8.DecodeRuneInString(plain)
+	if flag == ' ' || flag == '●' {
+		return "▸" + plain[first:]
+	}
+	return "▸" + string(flag) + strings.TrimPrefix(plain[first:], " ")
 }
 
 func (q queue) emptyView(st Styles, k keymap.Map) string {
 	switch {
 	case q.search != "":
 		return st.Muted.Render("No conflict matches “" + safetext.Line(q.search) + "”. Press " + keyOf(k.Back) + " to clear the filter.")
+	case q.tab > 0:
+		return st.Muted.Render("Nothing in the view “" + lineOf(q.viewOf.Name) + "” (" + lineOf(q.viewOf.Query) + "). " +
+			keyOf(k.NextView) + " and " + keyOf(k.PrevView) + " show the other views.")
 	case q.all:
 		return st.Muted.Render("This field has no conflicts yet.")
 	}
@@ -548,36 +654,88 @@ func (q queue) emptyView(st Styles, k keymap.Map) string {
 		st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
 }
 
+// countsLine is the queue's first line: how many conflicts each status
+// holds, what the queue shows and in what order, in as many words as w
+// allows — the longest form that fits, never a claim cut in half.
 func (q queue) countsLine(st Styles, marked, w int) string {
-	var parts []string
-	for _, s := range model.ConflictStatuses {
+	count := func(s model.ConflictStatus) string {
 		n := q.counts[s]
 		style := st.Muted
-		if n > 0 {
-			if ss, ok := st.Status[string(s)]; ok {
-				style = ss
-			}
+		if ss, ok := st.Status[string(s)]; ok && n > 0 {
+			style = ss
 		}
-		parts = append(parts, style.Render(fmt.Sprintf("%s %d", strings.ReplaceAll(string(s), "_", " "), n)))
+		return style.Render(fmt.Sprintf("%s %d", strings.ReplaceAll(string(s), "_", " "), n))
 	}
-	scope := "waiting for people"
+	// The statuses that wait for people first.
+	statuses := append(slices.Clone(model.ReviewStatuses), slices.DeleteFunc(slices.Clone(model.ConflictStatuses),
+		func(s model.ConflictStatus) bool { return slices.Contains(model.ReviewStatuses, s) })...)
+	var all, nonzero, review, waiting []string
+	others := 0
+	for _, s := range statuses {
+		all = append(all, count(s))
+		switch {
+		case slices.Contains(model.ReviewStatuses, s):
+			review = append(review, count(s))
+			waiting = append(waiting, count(s))
+			nonzero = append(nonzero, count(s))
+		case q.counts[s] > 0:
+			nonzero = append(nonzero, count(s))
+			others += q.counts[s]
+		}
+	}
+	if others > 0 {
+		review = append(review, st.Muted.Render(fmt.Sprintf("%d others", others)))
+	}
+	scope := "showing " + q.scope()
+	long, short := "by "+string(q.sort), "by "+string(q.sort)
+	if q.personalOrder() {
+		long, short = "yours and due soon first, then by "+string(q.sort), "yours first"
+		if q.sort != model.SortAge {
+			short += ", by " + string(q.sort)
+		}
+	}
+	tail := ""
+	if marked > 0 {
+		tail = "   " + st.Header.Render(fmt.Sprintf("%d marked", marked))
+	}
+	sep := st.Muted.Render(" · ")
+	line := func(counts []string, scope, order string) string {
+		s := strings.Join(counts, sep) + tail + st.Muted.Render("   "+scope)
+		if order != "" {
+			s += st.Muted.Render(", " + order)
+		}
+		return s
+	}
+	brief := q.scope()
+	if q.tab > 0 {
+		brief = "“" + lineOf(q.viewOf.Name) + "”"
+	}
+	for _, l := range []string{line(all, scope, long), line(nonzero, scope, long), line(nonzero, scope, short),
+		line(review, scope, short), line(waiting, scope, short), line(review, scope, ""), line(waiting, scope, ""),
+		line(waiting, brief, "")} {
+		if ansi.StringWidth(l) <= w {
+			return l
+		}
+	}
+	return ansi.Truncate(line(waiting, brief, ""), w, "…")
+}
+
+// scope says which conflicts the queue shows.
+func (q queue) scope() string {
 	switch {
 	case q.all:
-		scope = "all statuses"
-	case q.mineOnly:
-		scope = "only yours"
+		return "all statuses"
+	case q.mineOnly && q.tab == 0:
+		return "only yours"
+	case q.tab > 0:
+		return "the view “" + lineOf(q.viewOf.Name) + "”"
 	}
-	order := "by " + string(q.sort)
-	if q.personal {
-		order = "yours and due soon first, then " + order
-	}
-	line := strings.Join(parts, st.Muted.Render(" · "))
-	if marked > 0 {
-		line += "   " + st.Header.Render(fmt.Sprintf("%d marked", marked))
-	}
-	line += st.Muted.Render("   showing " + scope + ", " + order)
-	return ansi.Truncate(line, w, "…")
+	return "waiting for people"
 }
+
+// personalOrder reports whether the rows come in the viewer's order: the
+// store orders only the statuses that wait for people so.
+func (q queue) personalOrder() bool { return q.personal && q.reviewOnly() }
 
 // click is the last mouse click on the queue, to tell a double click:
 // a second click on row while armed is one.
@@ -605,7 +763,13 @@ func (m *Model) queueClick(msg tea.MouseClickMsg) tea.Cmd {
 	if q.editing || q.search != "" {
 		first++
 	}
+	if q.tabs {
+		first++
+	}
 	i := q.top + msg.Mouse().Y - first
+	if msg.Mouse().X >= m.queueWidth() {
+		return nil // the preview
+	}
 	if i < q.top || i >= len(q.rows) || i >= q.top+m.queueRows() {
 		return nil
 	}
@@ -634,12 +798,28 @@ type queueScreen struct{}
 func (queueScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.queueKey(msg) }
 func (queueScreen) help(m *Model) []key.Binding               { return m.queueHelp() }
 
+func (queueScreen) place(m *Model) keymap.Context {
+	if m.queue.editing {
+		return keymap.InFilter
+	}
+	return keymap.InQueue
+}
+
 func (queueScreen) view(m *Model, w, h int) string {
-	return m.queue.view(m.styles, m.keys, m.marks, m.isPending, w, h, m.now())
+	if !m.previewShown() {
+		return m.queue.view(m.styles, m.keys, m.marks, m.isPending, w, h, m.now())
+	}
+	pw := m.previewWidth()
+	return beside(m.queue.view(m.styles, m.keys, m.marks, m.isPending, m.queueWidth(), h, m.now()), w-pw, m.previewView(pw, h))
 }
 
 func (queueScreen) prepare(m *Model) {
-	m.queue.prepare(m.styles, m.marks, m.isPending, m.width, m.queueRows(), m.now())
+	m.queue.beside = m.previewShown()
+	if m.queue.tabs {
+		m.queue.tabsText = m.tabsLine(m.queueWidth())
+	}
+	m.queue.prepare(m.styles, m.marks, m.isPending, m.queueWidth(), m.queueRows(), m.now())
+	m.preparePreview()
 }
 
 func (queueScreen) update(m *Model, msg tea.Msg) tea.Cmd {

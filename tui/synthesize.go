@@ -26,7 +26,7 @@ func (m *Model) startSynthesis() tea.Cmd {
 		return m.say(why)
 	}
 	f := c.decide
-	if f == nil || f.result != nil {
+	if f == nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
 		c.decide = f
 	} else {

@@ -9,6 +9,9 @@ import (
 // so that View only assembles it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if more := m.wantPreview(); more != nil {
+		cmd = tea.Batch(cmd, more)
+	}
 	m.prepare()
 	return m, cmd
 }
@@ -41,6 +44,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pendingTick(msg)
 	case pendingDoneMsg:
 		return m.pendingDone(msg)
+	case pendingCheckedMsg:
+		return m.pendingChecked(msg)
 	case reopenedMsg:
 		return m.reopened(msg)
 	case sweepDueMsg:
@@ -56,6 +61,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.queueLoaded(msg)
 	case detailLoadedMsg:
 		return m.detailLoaded(msg)
+	case previewLoadedMsg:
+		m.previewLoaded(msg)
+		return nil
 	case statsLoadedMsg:
 		return m.statsLoaded(msg)
 	case renderedMsg:
@@ -66,7 +74,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmds := []tea.Cmd{watch(m.ctx, m.svc, msg.version)}
 		if msg.version != m.version {
 			m.version = msg.version
-			cmds = append(cmds, m.reloadQueue())
+			cmds = append(cmds, m.reloadQueue(), m.checkPending())
 			if m.inConflict() {
 				cmds = append(cmds, loadDetail(m.ctx, m.svc, m.conflict.id))
 			}
@@ -198,6 +206,16 @@ func (m *Model) fillPanes() {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return m.quit()
+	}
+	if m.tooSmall() {
+		// Nothing else is on screen to act on: only quitting works.
+		if key.Matches(msg, m.quitKey()) {
+			return m.quit()
+		}
+		return nil
+	}
+	if _, ok := m.top().(helpScreen); ok {
+		return m.top().key(m, msg)
 	}
 	if m.prompt != nil {
 		return m.promptKey(msg)

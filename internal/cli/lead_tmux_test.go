@@ -73,7 +73,7 @@ func TestALeadVotesAndAnOperatorSynthesizesWithAFewKeys(t *testing.T) {
 			t.Errorf("the ballot on %s took %d keys besides the rationale (%v), want at most 3:\n%s", b.id, len(keys), keys, before)
 		}
 		// The next ballot is cast once this one is written.
-		lead.waitFor("Written: " + b.id + ": a ballot for " + b.side)
+		lead.waitFor("Your vote on " + b.id + " is counted")
 		lead.waitFor("▸ conflict-")
 	}
 	lead.send("q")

@@ -68,7 +68,7 @@ and refusal goes to stderr; never a token.`,
 				svc := review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As)
 				return serve.Run(ctx, svc, serve.Options{
 					SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
-					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys,
+					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys, Views: cfg.Views,
 					IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP,
 					Log: a.stderr,
 					Listening: func(s, h net.Addr) {

@@ -118,7 +118,7 @@ func TestKeyboardDecisionAndVoteInARealTerminal(t *testing.T) {
 	lead := newTmux(t, 150, 40, env, "--db", db, "--as", "lead-priya")
 	lead.waitFor("conflict-016")
 	voteBOn016(lead)
-	lead.waitFor("Your vote is counted.")
+	lead.waitFor("is counted:")
 	lead.send("Escape", "Escape", "q")
 
 	d = showJSON(t, db, "conflict-016")

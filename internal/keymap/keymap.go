@@ -25,6 +25,7 @@ type Map struct {
 	Confirm, Cancel, Back, Help, Quit, ForceQuit                        key.Binding
 	ThreeWay, Suggest                                                   key.Binding
 	Synthesize, TakeA, TakeB, WholeHeader, Stats                        key.Binding
+	PreviewPane, NextView, PrevView                                     key.Binding
 
 	built bool
 }
@@ -44,14 +45,14 @@ type row struct {
 func (m *Map) columns() [][]row {
 	k := func(keys ...string) []string { return keys }
 	return [][]row{{
-		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane or the strategies; an earlier rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
-		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane or the strategies; a later rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt},
-		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict, or the top of a pane", InQueue | InConflict},
-		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict, or the end of a pane", InQueue | InConflict},
-		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InConflict},
-		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InConflict},
+		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, a pane, the help or the strategies; an earlier rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt | InHelp},
+		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, a pane, the help or the strategies; a later rationale in the prompt", InQueue | InConflict | InStrategy | InPrompt | InHelp},
+		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict, or the top of a pane or the help", InQueue | InConflict | InHelp},
+		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict, or the end of a pane or the help", InQueue | InConflict | InHelp},
+		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InConflict | InHelp},
+		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InConflict | InHelp},
 	}, {
-		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor; leave a form's answer", InQueue | InResult},
+		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor", InQueue},
 		{&m.Filter, "filter", k("/"), "/", "filter", "filter the queue by id, type, agent or description", InQueue},
 		{&m.KeepFilter, "keep_filter", k("enter"), "enter", "keep filter", "stop typing the filter and keep it", InFilter},
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
@@ -59,6 +60,9 @@ func (m *Map) columns() [][]row {
 		{&m.MineOnly, "mine_only", k("M"), "M", "mine only", "show only what is yours to decide or vote on, or everything", InQueue},
 		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, or the figures, again", InQueue},
 		{&m.Stats, "stats", k("#"), "#", "stats", "show the field's figures as charts: the queue, decision times, collisions, owners, voters", InQueue},
+		{&m.PreviewPane, "preview_pane", k("P"), "P", "preview", "show or hide the preview of the conflict under the cursor beside the queue (on a terminal of 140 columns or more)", InQueue},
+		{&m.NextView, "next_view", k("]"), "]", "next view", "show the queue through the next view of the config file's views", InQueue},
+		{&m.PrevView, "prev_view", k("["), "[", "previous view", "show the queue through the previous view", InQueue},
 	}, {
 		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails; on a conflict put to a vote, your ballot for A (asks for the rationale)", InQueue | InConflict},
 		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails; on a conflict put to a vote, your ballot for B (asks for the rationale)", InQueue | InConflict},
@@ -96,9 +100,9 @@ func (m *Map) columns() [][]row {
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
-		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, a form, a prompt or a preview", InQueue | InFilter | InConflict | Form | InResult | InPrompt},
-		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InConflict},
-		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InConflict | InResult},
+		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, a form, a prompt, a preview or the help", InQueue | InFilter | InConflict | Form | InPrompt | InHelp},
+		{&m.Help, "help", k("?", "f1"), "?", "help", "show the keys of the screen in front, then every other; again to close it (f1 where ? is text)", Everywhere},
+		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from the help: close it)", InQueue | InConflict | InHelp},
 		{&m.ForceQuit, "force_quit", k("ctrl+c"), "ctrl+c", "quit", "quit arbiter, whatever is on screen", Everywhere},
 	}}
 }
