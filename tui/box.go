@@ -67,10 +67,10 @@ func labeledBox(text measured, innerW, h int, border lipgloss.Style, top, bottom
 // when it fits.
 func edgeWith(border lipgloss.Style, w int, label string) string {
 	n := ansi.StringWidth(label)
-	if label == "" || n+4 > w {
+	if label == "" || n+5 > w {
 		return border.Render(strings.Repeat("─", w))
 	}
-	return border.Render(strings.Repeat("─", w-n-3)+" ") + label + border.Render(" ──")
+	return border.Render(strings.Repeat("─", w-n-4)+" ") + label + border.Render(" ──")
 }
 
 // scrollLabels are a scrolling pane's labels: above, how much more there

@@ -88,3 +88,16 @@ func TestTheHistorySaysThereIsMoreAbove(t *testing.T) {
 		t.Errorf("at its top the history still says more is above:\n%s", f)
 	}
 }
+
+// A pane's labels keep its border as wide as the pane.
+func TestAPanesLabelsKeepItsBorderWhole(t *testing.T) {
+	st := NewStyles(Theme{NoColor: true})
+	text := measure("one\ntwo", 20)
+	for _, out := range []string{labeledBox(text, 20, 6, st.PaneBorder, "↑ 3 more", "4–7 of 9 ↑↓"), box(text, 20, 6, st.PaneBorder)} {
+		for _, l := range strings.Split(ansi.Strip(out), "\n") {
+			if w := ansi.StringWidth(l); w != 24 {
+				t.Errorf("a line of the box is %d cells wide, want 24: %q", w, l)
+			}
+		}
+	}
+}
