@@ -23,8 +23,8 @@ func movesTo(t *testing.T, scr, id string) []string {
 		if strings.Contains(line, "▸ conflict-") {
 			at = i
 		}
-		if strings.Contains(line, " "+id+" ") {
-			want = i
+		if queueRow.MatchString(line) && strings.Contains(line, " "+id+" ") {
+			want = i // a row, not the preview or a message naming it
 		}
 		if queueRow.MatchString(line) {
 			last = i
