@@ -166,7 +166,7 @@ func scrolled(st Styles, lines []string, top, h int, what string) string {
 	rows := max(1, h-1)
 	top = max(0, min(top, len(lines)-rows))
 	end := top + rows
-	return strings.Join(lines[top:end], "\n") + "\n" + st.Muted.Render(position(top, end, len(lines))+" · "+what)
+	return strings.Join(lines[top:end], "\n") + "\n" + st.Muted.Render("lines "+position(top, end, len(lines))+" · "+what)
 }
 
 // position says which lines of n are shown, from (0-based) to end, and
