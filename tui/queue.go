@@ -52,8 +52,11 @@ type queue struct {
 	// lines caches rendered rows; prepare fills it in Update so View
 	// only joins strings.
 	lines map[lineKey]string
-	// counts line, and the views' tabs, cached the same way.
+	// counts line, and the views' tabs, cached the same way; countsFor
+	// is what the counts line was drawn for, loads counts the loads.
 	countsText, tabsText string
+	countsFor            countsKey
+	loads                int
 	// tab is the tab shown (views.go), viewOf its view; tabs: the
 	// config file set views, so the queue shows tabs.
 	tab    int
@@ -461,6 +464,7 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		return watching
 	}
 	m.queue.counts = msg.counts
+	m.queue.loads++
 	m.queue.turn = map[string]model.Turn{}
 	m.queue.personal, m.queue.viewer = m.me.ID != "", m.me.ID
 	if m.me.ID != "" && m.canDecide() == "" {
@@ -509,7 +513,9 @@ func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) b
 	if q.lines == nil || len(q.lines) > maxCachedLines {
 		q.lines = make(map[lineKey]string, 256)
 	}
-	q.countsText = q.countsLine(st, len(marks), w)
+	if k := q.countsKey(st, len(marks), w); k != q.countsFor || q.countsText == "" {
+		q.countsText, q.countsFor = q.countsLine(st, len(marks), w), k
+	}
 	cols := queueColumns(w, q.idWidth, q.noAgents())
 	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
 		k := q.key(st, marks, pending, i, w, now)
@@ -718,6 +724,19 @@ func (q queue) countsLine(st Styles, marked, w int) string {
 		}
 	}
 	return ansi.Truncate(line(waiting, brief, ""), w, "…")
+}
+
+// countsKey is everything the counts line depends on.
+type countsKey struct {
+	loads, marked, w, tab int
+	all, mine, personal   bool
+	sort                  model.Sort
+	theme                 string
+}
+
+func (q queue) countsKey(st Styles, marked, w int) countsKey {
+	return countsKey{loads: q.loads, marked: marked, w: w, tab: q.tab, all: q.all, mine: q.mineOnly,
+		personal: q.personalOrder(), sort: q.sort, theme: st.Theme.Name()}
 }
 
 // scope says which conflicts the queue shows.
