@@ -101,3 +101,22 @@ func TestAPanesLabelsKeepItsBorderWhole(t *testing.T) {
 		}
 	}
 }
+
+// A form taller than the screen shows the part that has the keyboard and
+// says how much is above and below it.
+func TestAFormTallerThanTheScreenSaysWhatIsAboveAndBelow(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 80, 16)
+	s.waitFor("conflict-0")
+	openByFilter(s, "conflict-014")
+	s.keys("v")
+	f := s.waitFor("▍For")
+	if !regexp.MustCompile(`↑ \d+ more lines above`).MatchString(f) && !regexp.MustCompile(`↓ \d+ more lines below`).MatchString(f) {
+		t.Errorf("the ballot, cut to the screen, does not say so:\n%s", f)
+	}
+	s.keys("tab")
+	f = s.waitFor("▍Rationale")
+	if !regexp.MustCompile(`↑ \d+ more lines above`).MatchString(f) {
+		t.Errorf("scrolled to the rationale, the ballot does not say what is above:\n%s", f)
+	}
+}

@@ -196,14 +196,19 @@ func stillToVote(d model.ConflictDetail, agents []model.Agent) []string {
 	return out
 }
 
-func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) string {
+// view draws the ballot, and says on which of its lines the part that
+// has the keyboard (or the question) starts, so that a short screen can
+// show that part.
+func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) (string, int) {
 	var b strings.Builder
+	focusAt := 0
+	here := func() int { return strings.Count(b.String(), "\n") }
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
 	b.WriteString(f.noticeView(st, w))
 	if f.busy && pending != "" {
 		b.WriteString(pending)
-		return b.String()
+		return b.String(), 0
 	}
 	for _, l := range voteLines(st, f.detail, len(f.detail.Ballots)) {
 		b.WriteString(strings.Join(wrapLines(l, w), "\n") + "\n") // a rationale in full, wrapped
@@ -213,6 +218,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	}
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
+	}
+	if f.focus == focusWinner {
+		focusAt = here() + 1
 	}
 	forLine := areaLabel(st, f.focus == focusWinner, "For") + "  " + sidesView(st, c, f.choice)
 	if f.focus == focusWinner {
@@ -225,6 +233,9 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 		b.WriteString(strings.Join(wrapLines(st.Warn.Render(f.stray), w), "\n") + "\n")
 	}
 	b.WriteString("\n")
+	if f.focus == focusRationale {
+		focusAt = here()
+	}
 	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
 		t, o, winner, _ := ballotAfter(f.me, f.detail, f.choice)
@@ -244,11 +255,12 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 		// In full, however narrow the terminal: the side and the
 		// rationale it is cast with.
 		why := "  rationale: " + safetext.Line(strings.TrimSpace(f.rationale.Value()))
+		focusAt = here() + 1
 		b.WriteString("\n" + strings.Join(wrapLines(line, w), "\n") + "\n" + strings.Join(wrapLines(why, w), "\n") + "\n" +
 			confirmPrompt(st, k, "cast it") + "\n")
 	}
 	b.WriteString(f.statusView(st, w))
-	return b.String()
+	return b.String(), focusAt
 }
 
 // voteScreen is the ballot on the open conflict.
@@ -268,7 +280,12 @@ func (voteScreen) place(m *Model) keymap.Context {
 
 func (voteScreen) view(m *Model, w, h int) string {
 	if f := m.conflict.vote; f != nil {
-		return f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+		text, focus := f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+		hint := " · " + keyOf(m.keys.Next) + " moves through the form"
+		if f.confirming {
+			hint = ""
+		}
+		return window(m.styles, text, focus, h, hint)
 	}
 	return ""
 }
