@@ -317,7 +317,7 @@ func readPreviews(b *testing.B, m *Model, n int) {
 // once while their units are read in a command (not run here, as the
 // program runs it on another goroutine).
 func BenchmarkQueueNavigatePreview(b *testing.B) {
-	const rows = 400
+	const rows = 200 // within what the preview keeps (maxPreviews)
 	run := func(b *testing.B, m *Model, span int) {
 		if !m.previewShown() {
 			b.Fatal("the preview is not shown at 160 columns")

@@ -31,7 +31,7 @@ const (
 	previewHeadLines = 40
 	// maxPreviews bounds the conflicts the preview keeps; past it, it
 	// starts afresh.
-	maxPreviews = 512
+	maxPreviews = 256
 )
 
 // previewState is the preview's switch and what it keeps.
