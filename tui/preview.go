@@ -50,6 +50,9 @@ type previewState struct {
 type previewEntry struct {
 	detail model.ConflictDetail
 	err    error
+	// version is the conflict's version as read: a row of a later
+	// version is read again (a read that failed, too).
+	version int64
 	// heads are the first lines of each unit, formatted, by width and
 	// theme; more says there is more of the unit than its head.
 	heads map[mdKey]previewHead
@@ -74,12 +77,13 @@ type previewKey struct {
 // previewLoadedMsg is a conflict read for the preview, with the first
 // lines of both units formatted for width w and theme.
 type previewLoadedMsg struct {
-	id     string
-	detail model.ConflictDetail
-	err    error
-	heads  [2]previewHead
-	keys   [2]mdKey
-	read   bool // the detail was read (not only formatted again)
+	id      string
+	version int64 // the row's, when it was asked for
+	detail  model.ConflictDetail
+	err     error
+	heads   [2]previewHead
+	keys    [2]mdKey
+	read    bool // the detail was read (not only formatted again)
 }
 
 // previewShown reports whether the queue has the preview beside it.
@@ -130,9 +134,9 @@ func (m *Model) wantPreview() tea.Cmd {
 		r := q.rows[i]
 		e := p.entries[r.ID]
 		switch {
-		case e == nil || (e.err == nil && e.detail.Conflict.Version < r.Version):
+		case e == nil || e.version < r.Version:
 			p.loading = r.ID
-			return loadPreview(m.ctx, m.svc, m.md, r.ID, nil, m.previewInner(), theme)
+			return loadPreview(m.ctx, m.svc, m.md, r.ID, r.Version, nil, m.previewInner(), theme)
 		case e.err != nil:
 			continue
 		}
@@ -140,7 +144,7 @@ func (m *Model) wantPreview() tea.Cmd {
 		if _, ok := e.heads[keys[0]]; !ok {
 			p.loading = r.ID
 			d := e.detail
-			return loadPreview(m.ctx, m.svc, m.md, r.ID, &d, m.previewInner(), theme)
+			return loadPreview(m.ctx, m.svc, m.md, r.ID, r.Version, &d, m.previewInner(), theme)
 		}
 	}
 	return nil
@@ -153,9 +157,9 @@ func previewKeys(d model.ConflictDetail, w int, theme string) [2]mdKey {
 
 // loadPreview reads conflict id (unless known is it already) and formats
 // the first lines of both its units.
-func loadPreview(ctx context.Context, svc review.Desk, md *markdown, id string, known *model.ConflictDetail, w int, theme string) tea.Cmd {
+func loadPreview(ctx context.Context, svc review.Desk, md *markdown, id string, version int64, known *model.ConflictDetail, w int, theme string) tea.Cmd {
 	return func() tea.Msg {
-		msg := previewLoadedMsg{id: id}
+		msg := previewLoadedMsg{id: id, version: version}
 		if known != nil {
 			msg.detail = *known
 		} else {
@@ -188,7 +192,7 @@ func (m *Model) previewLoaded(msg previewLoadedMsg) {
 		e = &previewEntry{heads: map[mdKey]previewHead{}}
 		p.entries[msg.id] = e
 	}
-	e.detail, e.err = msg.detail, msg.err
+	e.detail, e.err, e.version = msg.detail, msg.err, max(msg.version, msg.detail.Conflict.Version)
 	if msg.err == nil {
 		for i, k := range msg.keys {
 			e.heads[k] = msg.heads[i]
