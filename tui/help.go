@@ -73,7 +73,8 @@ func (h helpScreen) prepare(m *Model) { m.helpLines(m.width, placeOf(m, h.under)
 
 func (h helpScreen) view(m *Model, w, h2 int) string {
 	lines := m.helpLines(w, placeOf(m, h.under))
-	return scrolled(m.styles, lines, m.helpState.top, h2, "the help")
+	k := m.keys
+	return scrolled(m.styles, lines, m.helpState.top, h2, keyOf(k.Down)+" "+keyOf(k.Up)+" "+keyOf(k.PageDown)+" scroll · "+keyOf(k.Back)+" closes")
 }
 
 // openHelp shows the help over the screen in front, at its top.
@@ -158,7 +159,8 @@ func (m *Model) legend() string {
 }
 
 // scrolled shows h lines of lines from top, the last of them saying
-// where they are when lines are more than h: "12–31 of 160 ↑↓".
+// where they are when lines are more than h, and how to see the others
+// (what): "lines 12–31 of 160 ↑↓ · ↓/j ↑/k pgdn scroll · esc closes".
 func scrolled(st Styles, lines []string, top, h int, what string) string {
 	if len(lines) <= h {
 		return strings.Join(lines, "\n")
