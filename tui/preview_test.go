@@ -23,6 +23,11 @@ func TestThePreviewFollowsTheCursorAndShowsWhatItKeptAtOnce(t *testing.T) {
 	svc := openService(t, demoField(t), false)
 	s := start(t, svc, demo.Operator, 160, 48)
 	f := s.waitFor("▸ conflict-008", "A: mem-023 by ana-quill", "B: mem-026 by sre-atlas")
+	for _, l := range strings.Split(f, "\n") {
+		if w := ansi.StringWidth(l); w > 160 {
+			t.Errorf("a line of %d cells at 160 columns: %q", w, l)
+		}
+	}
 	for _, want := range []string{"The 0.004 % drift that clears the Phase 0 gate", "Routed to you (ops-maya) · deadline",
 		"Rules split: last write → B", "Shadow reconciliation: the Phase 0 gate is met", "0.88"} {
 		if !strings.Contains(f, want) {
