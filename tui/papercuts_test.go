@@ -92,9 +92,9 @@ func moveTo(s *driver, frame, id string) {
 func TestAllStatusesClaimsNoOrderTheRowsAreNotIn(t *testing.T) {
 	svc := openService(t, demoField(t), false)
 	s := start(t, svc, "lead-tomas", 139, 40)
-	f := s.waitFor("yours and due soon first")
+	s.waitFor("yours and due soon first")
 	s.press(s.k.AllStatuses)
-	f = s.waitFor("showing all statuses")
+	f := s.waitFor("showing all statuses")
 	if strings.Contains(f, "yours") {
 		t.Errorf("every status claims the person's order:\n%s", strings.Split(f, "\n")[1])
 	}
