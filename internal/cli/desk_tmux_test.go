@@ -127,21 +127,30 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 	for _, size := range deskSizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			s := desk(t, size[0], size[1], deskField(t), "lead-tomas")
-			scr := s.screen()
+			scr := s.waitFor("? help") // the screen drawn whole
 			if f := footer(scr); !strings.HasSuffix(f, "? help") || !strings.Contains(f, "# stats") {
 				t.Errorf("the queue's footer: %q", f)
 			}
 			s.send("?")
 			scr = s.waitFor("The queue — where you are", " of ")
 			var seen strings.Builder
+			at := regexp.MustCompile(`lines (\d+)–\d+ of \d+ [↑]*(↓?)`)
 			for range 30 {
 				seen.WriteString(scr)
-				if !regexp.MustCompile(`\d+–\d+ of \d+ [↑]*↓`).MatchString(scr) {
-					break
+				m := at.FindStringSubmatch(scr)
+				if m == nil || m[2] == "" {
+					break // the help's end
 				}
 				s.send("PageDown")
-				time.Sleep(100 * time.Millisecond)
-				scr = s.screen()
+				// The next page, drawn whole: its position line says so.
+				deadline := time.Now().Add(15 * time.Second)
+				for {
+					scr = s.screen()
+					if n := at.FindStringSubmatch(scr); n != nil && n[1] != m[1] || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
 			}
 			all := flat(seen.String())
 			for _, want := range []string{"The queue — where you are", "A conflict", "Forms", "A confirmation", "Everywhere",
@@ -170,7 +179,7 @@ func TestTheDeskCutsNothingSilentlyInATerminal(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			db := deskField(t)
 			s := desk(t, size[0], size[1], db, "lead-priya")
-			scr := s.screen()
+			scr := s.waitFor("showing waiting for people", "? help")
 			if head := strings.Split(scr, "\n")[1]; strings.Contains(head, "…") || !strings.Contains(head, "showing waiting for people") {
 				t.Errorf("the queue's header is cut: %q", head)
 			}
@@ -191,8 +200,12 @@ func TestTheDeskCutsNothingSilentlyInATerminal(t *testing.T) {
 			if size[1] == 24 && !regexp.MustCompile(`─ \d+–\d+ of \d+ [↑↓]+ ──╯`).MatchString(seen) {
 				t.Errorf("the pane never said which of its lines show:\n%s", s.screen())
 			}
-			s.send("Escape", "Escape")
+			// Each esc is let act before the next key: a key right after
+			// esc reads as alt and that key.
+			s.send("Escape")
 			s.waitFor("▸ conflict-")
+			s.send("Escape")
+			s.waitGone("/ conflict-014")
 			toRow(t, s, "conflict-008")
 			s.send("Enter")
 			s.waitFor("conflict-008  factual conflict")
@@ -281,7 +294,9 @@ func TestTheDeskSmallOnesInATerminal(t *testing.T) {
 			if strings.Contains(flat(scr), "(ask lead-tomas") {
 				t.Errorf("the refusal says who may twice:\n%s", scr)
 			}
-			lead.send("Escape", "a")
+			lead.send("Escape") // clears the filter
+			lead.waitGone("/ conflict-009")
+			lead.send("a") // not at once after esc, which would make it alt+a
 			scr = lead.waitFor("showing all statuses")
 			if strings.Contains(strings.Split(scr, "\n")[1], "yours") {
 				t.Errorf("every status claims the person's order:\n%s", scr)
@@ -306,7 +321,9 @@ func TestTheDeskSmallOnesInATerminal(t *testing.T) {
 			op.waitFor("3 marked")
 			op.send("A")
 			op.waitForFlat("Keep A on 3 marked conflicts", "conflict-008: mem-023 prevails (", "· notifies ")
-			op.send("Escape", "Escape")
+			op.send("Escape")
+			op.waitGone("Keep A on")
+			op.send("Escape")
 			op.waitGone("marked")
 			op.send("g")
 			op.waitFor("▸ conflict-008")
@@ -314,6 +331,7 @@ func TestTheDeskSmallOnesInATerminal(t *testing.T) {
 			op.send("X")
 			op.waitForFlat("Dismiss conflict-008: not a real conflict, both units stand")
 			op.send("Escape")
+			op.waitGone("Dismiss conflict-008")
 			// Approve from the conflict, and decide in the form: both end
 			// on the queue, saying what was written.
 			op.send("Enter")
@@ -351,6 +369,7 @@ func TestTheDeskSmallOnesInATerminal(t *testing.T) {
 			// A decision someone else made first is said refused as soon
 			// as it waits, not after its undo window.
 			op.send("Escape")
+			op.waitGone("/ conflict-011")
 			toRow(t, op, "conflict-012")
 			op.send("X")
 			op.waitForFlat("Dismiss conflict-012: not a real conflict")
