@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"arbiter/internal/keymap"
+	"arbiter/internal/queueview"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -41,6 +42,9 @@ type Config struct {
 	// BusyTimeout is how long a write waits for another writer's lock;
 	// zero means the store's default.
 	BusyTimeout time.Duration
+	// Views are the review screen's named filters of the queue, in the
+	// config file's order (views: [{name, query}]).
+	Views []queueview.View
 	// ListenDB is a direct connection to the field's PostgreSQL server,
 	// used only to be told of changes when DB goes through a connection
 	// pooler; empty for none.
@@ -59,9 +63,10 @@ const (
 	keyDecisionsOut = "decisions_out"
 	keyBusyTimeout  = "busy_timeout"
 	keyListenDB     = "listen_db"
+	keyViews        = "views"
 )
 
-var settings = []string{keyAs, keyBusyTimeout, keyDB, keyDecisionsOut, keyKeys, keyListenDB, keyReadOnly, keyTheme}
+var settings = []string{keyAs, keyBusyTimeout, keyDB, keyDecisionsOut, keyKeys, keyListenDB, keyReadOnly, keyTheme, keyViews}
 
 // Themes lists the accepted values of Theme.
 var Themes = []string{"auto", "dark", "light"}
@@ -127,6 +132,12 @@ func Load(flags *pflag.FlagSet) (Config, error) {
 			return Config{}, fmt.Errorf("config %s: %s: %w", cfg.ConfigFile, keyKeys, err)
 		}
 		return Config{}, settingError(keyKeys, err)
+	}
+	if cfg.Views, err = viewsSetting(v.Get(keyViews)); err != nil {
+		if cfg.ConfigFile != "" {
+			return Config{}, fmt.Errorf("config %s: %s: %w", cfg.ConfigFile, keyViews, err)
+		}
+		return Config{}, settingError(keyViews, err)
 	}
 	return cfg, nil
 }
@@ -296,6 +307,41 @@ func keysSetting(val any) (keymap.Map, error) {
 		}
 	}
 	return keymap.New(out)
+}
+
+// viewsSetting reads the views: a list of {name, query}, each query of
+// queueview's terms; two views of one name are an error.
+func viewsSetting(val any) ([]queueview.View, error) {
+	if val == nil {
+		return nil, nil
+	}
+	list, ok := val.([]any)
+	if !ok {
+		return nil, errors.New("must be a list of views, each a name and a query, set in the config file")
+	}
+	var out []queueview.View
+	for i, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("view %d: want a name and a query", i+1)
+		}
+		for k := range m {
+			if k != "name" && k != "query" {
+				return nil, fmt.Errorf("view %d: unknown field %q (a view has a name and a query)", i+1, k)
+			}
+		}
+		name, _ := m["name"].(string)
+		query, _ := m["query"].(string)
+		v, err := queueview.Parse(name, query)
+		if err != nil {
+			return nil, fmt.Errorf("view %d: %w", i+1, err)
+		}
+		if slices.ContainsFunc(out, func(o queueview.View) bool { return strings.EqualFold(o.Name, v.Name) }) {
+			return nil, fmt.Errorf("view %d: two views are named %q", i+1, v.Name)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

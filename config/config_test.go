@@ -335,3 +335,47 @@ func TestListenDBFromFileEnvironmentOrFlag(t *testing.T) {
 		t.Errorf("from the flag: %q", got)
 	}
 }
+
+func TestViewsLoadInTheFilesOrder(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), `
+views:
+  - name: Mine
+    query: mine
+  - name: Overdue escalations
+    query: status:escalated due:overdue
+  - name: Factual
+    query: type:factual owner:me
+`)
+	cfg := load(t, flags(t))
+	var names []string
+	for _, v := range cfg.Views {
+		names = append(names, v.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"Mine", "Overdue escalations", "Factual"}) {
+		t.Fatalf("views %v", names)
+	}
+	if v := cfg.Views[1]; !v.Overdue || len(v.Statuses) != 1 || v.Statuses[0] != "escalated" {
+		t.Errorf("the second view is %+v", v)
+	}
+	if !cfg.Views[0].Mine || cfg.Views[2].Owner != "me" {
+		t.Errorf("views %+v", cfg.Views)
+	}
+}
+
+func TestABadViewIsOneErrorNamingTheFileAndTheView(t *testing.T) {
+	for text, want := range map[string]string{
+		"views:\n  - name: Soon\n    query: due:soonish\n":                     `view 1: view "Soon": due:soonish is not overdue or a duration`,
+		"views:\n  - name: A\n    query: mine\n  - name: a\n    query: mine\n": `view 2: two views are named "a"`,
+		"views:\n  - name: A\n    query: mine\n    colour: red\n":              `view 1: unknown field "colour"`,
+		"views:\n  - name: A\n": `view "A" has no query`,
+		"views: mine\n":         "must be a list of views",
+	} {
+		home := isolate(t)
+		file := writeFile(t, filepath.Join(home, "arbiter", "config.yaml"), text)
+		_, err := Load(flags(t))
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), file+": views: ") {
+			t.Errorf("%q: %v, want an error saying %q", text, err, want)
+		}
+	}
+}

@@ -157,7 +157,39 @@ func DecisionNotice(c Conflict, r Resolution, what, verdict string, p *Proposal)
 // noticeLine is text on one line, whole: a notice carries all of it,
 // and whoever shows it wraps it.
 func noticeLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return OneLine(s)
+}
+
+// OneLine joins text written on several lines into one: the lines of a
+// paragraph with a space, paragraphs (apart by a blank line) as
+// sentences — a full stop after a paragraph that ends without one, so
+// that "…may proceed" and "Approves plan-juno's proposal" do not run
+// together.
+func OneLine(s string) string {
+	var out []string
+	para := ""
+	end := func() {
+		if para == "" {
+			return
+		}
+		if n := len(out); n > 0 && !strings.ContainsAny(out[n-1][len(out[n-1])-1:], ".!?:;…") {
+			out[n-1] += "."
+		}
+		out, para = append(out, para), ""
+	}
+	for line := range strings.Lines(s) {
+		words := strings.Join(strings.Fields(line), " ")
+		switch {
+		case words == "":
+			end()
+		case para == "":
+			para = words
+		default:
+			para += " " + words
+		}
+	}
+	end()
+	return strings.Join(out, " ")
 }
 
 // NoLongerNeeded is what a notice adds for someone whose last notice of

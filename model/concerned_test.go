@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -95,5 +96,31 @@ func TestProposalVerdict(t *testing.T) {
 		if got := ProposalVerdict(&tc.p, &tc.r, tc.syn); got != tc.want {
 			t.Errorf("%+v settled by %+v: %q, want %q", tc.p, tc.r, got, tc.want)
 		}
+	}
+}
+
+func TestOneLineEndsAParagraphBeforeTheNext(t *testing.T) {
+	for in, want := range map[string]string{
+		"The gate holds; Phase 0 may proceed\n\nApproves plan-juno's proposal: keep A (mem-023).": "The gate holds; Phase 0 may proceed. Approves plan-juno's proposal: keep A (mem-023).",
+		"Wrapped in the middle\nof a sentence.":                                                   "Wrapped in the middle of a sentence.",
+		"Ends well.\n  \n\nNext one":                                                              "Ends well. Next one",
+		"  spaced   out  ":                                                                        "spaced out",
+		"A question?\n\nAn answer":                                                                "A question? An answer",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A decision's notice says its rationale as sentences: the note an
+// approval adds after the person's words does not run into them.
+func TestDecisionNoticeKeepsTheApprovalNoteASentenceOfItsOwn(t *testing.T) {
+	c := Conflict{ID: "conflict-008"}
+	r := Resolution{ResolvedBy: "ops-maya", Strategy: ConfidenceWeighted,
+		Rationale: "The gate holds; Phase 0 may proceed\n\nApproves plan-juno's proposal: keep A (mem-023)."}
+	got := DecisionNotice(c, r, "mem-023 prevails", "", nil)
+	if !strings.Contains(got, "may proceed. Approves plan-juno's proposal") {
+		t.Errorf("the notice runs two sentences together: %q", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"arbiter/model"
@@ -365,5 +364,5 @@ func deref(p *string) string {
 // oneLine is s on one line, whole: a notice carries all of it, and
 // whoever shows it wraps it.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return model.OneLine(s)
 }

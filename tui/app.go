@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arbiter/internal/keymap"
+	"arbiter/internal/queueview"
 	"arbiter/internal/safetext"
 	"arbiter/model"
 	"arbiter/review"
@@ -44,6 +45,8 @@ type Options struct {
 	// UndoWindow is how long a decision made on the screen waits before
 	// it is written; 0 means undoWindow (5 s).
 	UndoWindow time.Duration
+	// Views are the queue's named filters, shown as tabs (views.go).
+	Views []queueview.View
 	// SweepEvery is how often the screen does what the field's
 	// deadlines ask for (sweep.go) on a field it may write; 0: never.
 	SweepEvery time.Duration
@@ -94,6 +97,10 @@ type Model struct {
 	inbox  inboxState
 	news   newsState
 	drafts draftsState
+	// helpState is the help's scroll and lines (help.go).
+	helpState helpState
+	// preview is the preview beside the queue (preview.go).
+	preview previewState
 
 	width, height int
 	// stack is the screens, the one in front last (screens.go); the
@@ -131,6 +138,7 @@ func New(svc review.Desk, opt Options) *Model {
 		cache: map[mdKey]formatted{}, queue: newQueue(), stack: []screen{queueScreen{}},
 		conflict: newConflictView(&openConflict{}), held: map[string]*openConflict{},
 		marks: map[string]bool{}, written: map[string]int64{}, unanswered: map[int]*pending{}}
+	m.queue.tabs = len(opt.Views) > 0
 	m.setTheme(Theme{Dark: opt.Theme != "light", NoColor: opt.NoColor})
 	if ro, why := svc.ReadOnly(); ro {
 		m.readOnly = why
@@ -189,7 +197,7 @@ func (m *Model) loadQueue(limit int) tea.Cmd {
 	return loadQueue(m.ctx, m.svc, q, m.queueSeq, m.me.ID, m.news.tail)
 }
 
-func (m *Model) queueLimit() int { return max(queuePage, len(m.queue.rows)) }
+func (m *Model) queueLimit() int { return max(queuePage, m.queue.fetched) }
 
 func (m *Model) setTheme(t Theme) {
 	m.styles = NewStyles(t)
@@ -223,7 +231,7 @@ func (m *Model) render() string {
 	if m.width == 0 {
 		return ""
 	}
-	if m.width < minWidth || m.height < minHeight {
+	if m.tooSmall() {
 		return fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d.\nEnlarge it, or press %s to quit.",
 			minWidth, minHeight, m.width, m.height, keyOf(m.quitKey()))
 	}
@@ -244,6 +252,10 @@ func (m *Model) render() string {
 	}
 	return header + "\n" + fitHeight(body, bodyH) + "\n" + footer
 }
+
+// tooSmall reports whether the terminal is too small to draw the screen
+// in: it then says so, and only the quit keys work.
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // bodyHeight is the height between the header and the footer (or the
 // quick decision's prompt, which may take more than one line).
@@ -295,7 +307,7 @@ func (m *Model) headerView() string {
 }
 
 func (m *Model) footerView() string {
-	line := m.help.ShortHelpView(m.shortHelpKeys())
+	line := m.footerHelp(m.shortHelpKeys())
 	switch {
 	case m.pending != nil && m.flash != "":
 		line = m.pendingLine() + "   " + m.styles.Warn.Render(safetext.Line(m.flash))
@@ -335,23 +347,55 @@ func (m *Model) tell(s string) {
 func plainError(err error) string {
 	if pe, ok := model.AsError(err); ok {
 		s := pe.Message
-		if pe.SuggestedAction != "" {
-			s += " (" + pe.SuggestedAction + ")"
+		if a := pe.SuggestedAction; a != "" && !saysAlready(s, a) {
+			s += " (" + a + ")"
 		}
 		return safetext.Line(s)
 	}
 	return safetext.Line(err.Error())
 }
 
-// window shows h lines of s around line focus (a third of the way down),
-// when s is taller than h.
-func window(s string, focus, h int) string {
+// saysAlready reports whether message already says what action
+// suggests, past its first word: "only lead-tomas, its owner, or a human
+// operator (authority 10) may decide it" says "ask lead-tomas, its owner,
+// or a human operator (authority 10)".
+func saysAlready(message, action string) bool {
+	_, rest, ok := strings.Cut(action, " ")
+	return ok && len(rest) > 3 && strings.Contains(message, rest)
+}
+
+// window shows s in h lines around line focus (a third of the way
+// down), when s is taller than h: a line above says how much more is
+// above, one below how much is below, and what hint says.
+func window(st Styles, s string, focus, h int, hint string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) <= h {
 		return s
 	}
-	start := max(0, min(focus-h/3, len(lines)-h))
-	return strings.Join(lines[start:start+h], "\n")
+	rows := max(1, h-2)
+	return windowAt(st, lines, max(0, min(focus-rows/3, len(lines)-rows)), h, hint)
+}
+
+// windowAt shows h lines of lines from line start, with the lines that
+// say what is above and below.
+func windowAt(st Styles, lines []string, start, h int, hint string) string {
+	if len(lines) <= h {
+		return strings.Join(lines, "\n")
+	}
+	start = max(0, min(start, len(lines)-max(1, h-2)))
+	var out []string
+	if start > 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("↑ %d more lines above", start)))
+	}
+	end := min(len(lines), start+h-len(out))
+	if end < len(lines) {
+		end = max(start+1, end-1) // room for the line below
+	}
+	out = append(out, lines[start:end]...)
+	if end < len(lines) {
+		out = append(out, st.Muted.Render(fmt.Sprintf("↓ %d more lines below", len(lines)-end)+hint))
+	}
+	return strings.Join(out, "\n")
 }
 
 // fitHeight cuts s to h lines, or pads it with empty ones.

@@ -30,7 +30,7 @@ func TestKeepAOnAVoteRowCastsABallotFromTheQueue(t *testing.T) {
 	}
 	s.typeText("Warm standby is cheap insurance.")
 	s.keys("enter")
-	s.waitFor("Written: conflict-014: a ballot for A.")
+	s.waitFor("Your vote on conflict-014 is counted")
 	d := detailOf(t, svc, "conflict-014")
 	if d.Conflict.Status != model.StatusResolved || d.Conflict.Resolution == nil || *d.Conflict.Resolution.WinnerID != before.Conflict.UnitA {
 		t.Fatalf("the ballot should close conflict-014 for A: %+v", d.Conflict)
@@ -133,5 +133,46 @@ func TestABallotFromThePromptCanBeUndone(t *testing.T) {
 	s.settle()
 	if d := detailOf(t, svc, "conflict-014"); len(d.Ballots) != 2 || d.Conflict.Status != "pending_vote" {
 		t.Errorf("the undone ballot reached the field: %d ballots, %s", len(d.Ballots), d.Conflict.Status)
+	}
+}
+
+// Changing a ballot in the form opens on the choice of the side, its
+// keys named beside it and nowhere else; a rationale typed there goes to
+// the rationale, never flipping the side with its a's and b's; the
+// confirmation says the side and the rationale it is cast with.
+func TestChangingABallotKeepsTheSideChosenAndTheRationaleTyped(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 100, 30)
+	s.waitFor("conflict-0")
+	openByFilter(s, "conflict-015") // lead-priya voted B on it
+	s.keys("v")
+	f := s.waitFor("Vote on conflict-015", "▍For", "you voted for B")
+	if !strings.Contains(f, "a/b or ←/→ · tab to the rationale") {
+		t.Errorf("the choice of the side does not name its keys:\n%s", f)
+	}
+	s.typeText("Both cohorts. A slow start beats a fast rollback.")
+	f = s.waitFor("What you typed went to the rationale", "fast rollback.")
+	forLine := ""
+	for _, l := range strings.Split(f, "\n") {
+		if strings.HasPrefix(l, " For ") {
+			forLine = l
+		}
+	}
+	if !strings.Contains(f, "▍Rationale") || !strings.Contains(forLine, "shift+tab to change the side") || strings.Contains(forLine, "a/b") {
+		t.Errorf("the keyboard should be in the rationale, the side's keys named only where they act:\n%s", f)
+	}
+	d := detailOf(t, svc, "conflict-015")
+	if !strings.Contains(s.Styled(), sidesView(s.m.styles, d.Conflict, d.Conflict.UnitB)) {
+		t.Errorf("the typed a's and b's changed the side:\n%s", f)
+	}
+	s.keys("ctrl+s")
+	s.waitForWrapped("Cast this vote? For B ("+d.Conflict.UnitB+")", "rationale: EU first.", "Both cohorts. A slow start beats a fast rollback.")
+	s.keys("y")
+	s.waitFor("is counted:")
+	d = detailOf(t, svc, "conflict-015")
+	for _, b := range d.Ballots {
+		if b.VoterID == "lead-priya" && (b.Choice != d.Conflict.UnitB || !strings.HasSuffix(b.Rationale, "Both cohorts. A slow start beats a fast rollback.")) {
+			t.Errorf("lead-priya's ballot is %s: %q", b.Choice, b.Rationale)
+		}
 	}
 }

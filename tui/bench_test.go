@@ -24,6 +24,7 @@ import (
 	"arbiter/store"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // benchSize is the terminal the benchmarks draw in: wide enough for the
@@ -49,12 +50,13 @@ func queueField(b testing.TB, open int) string {
 	return path
 }
 
-func isLoad(msg tea.Msg) bool {
-	switch msg.(type) {
-	case queueLoadedMsg, identityMsg:
-		return true
-	}
-	return false
+// startLoaded runs m's start as the program does: Init reads who the
+// caller is, and that answer asks for the queue's first page.
+func startLoaded(b testing.TB, m *Model) {
+	b.Helper()
+	d := newDriver(b, m)
+	_, cmd := m.Update(d.collect(m.Init(), func(msg tea.Msg) bool { _, ok := msg.(identityMsg); return ok }, 1)[0])
+	m.Update(d.collect(cmd, func(msg tea.Msg) bool { _, ok := msg.(queueLoadedMsg); return ok }, 1)[0])
 }
 
 // BenchmarkQueueFirstFrame is the start of the screen: open the field,
@@ -72,9 +74,7 @@ func BenchmarkQueueFirstFrame(b *testing.B) {
 		}
 		m := New(review.New(st), Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
 		m.Update(benchSize)
-		for _, msg := range newDriver(b, m).collect(m.Init(), isLoad, 2) {
-			m.Update(msg)
-		}
+		startLoaded(b, m)
 		frame = m.View().Content
 		st.Close()
 	}
@@ -95,9 +95,7 @@ func navModel(b *testing.B, n int) *Model {
 	svc := review.New(st)
 	m := New(svc, Options{Field: path, As: fieldgen.Operator, Theme: "dark"})
 	m.Update(benchSize)
-	for _, msg := range newDriver(b, m).collect(m.Init(), isLoad, 2) {
-		m.Update(msg)
-	}
+	startLoaded(b, m)
 	// The rest of the queue, as paging through it would load it.
 	load := m.loadQueue(n)
 	m.Update(load())
@@ -109,9 +107,11 @@ func navModel(b *testing.B, n int) *Model {
 
 // BenchmarkQueueNavigate is one key in a queue of 10,000 conflicts:
 // Update moves the cursor (down to the end, then back to the top) and View
-// draws the frame.
+// draws the frame, the queue alone (the preview hidden: see
+// BenchmarkQueueNavigatePreview).
 func BenchmarkQueueNavigate(b *testing.B) {
 	m := navModel(b, 10_000)
+	m.preview.off = true
 	down, top := keyMsg("j"), keyMsg("g")
 	var times []time.Duration
 	defer benchmetrics.CPUPerOp(b)()
@@ -289,5 +289,67 @@ func BenchmarkOpenConflict20KB(b *testing.B) {
 			times = append(times, time.Since(t))
 		}
 		benchmetrics.Percentiles(b, times)
+	})
+}
+
+// readPreviews reads, as the screen does while the cursor rests on them,
+// the previews of the first n rows of m's queue, running each read on
+// the benchmark's goroutine.
+func readPreviews(b *testing.B, m *Model, n int) {
+	b.Helper()
+	m.preview.loading = "" // a read navModel asked for, and dropped
+	for i := range n {
+		m.queue.cursor = i
+		// Each read's answer asks for the next one near the cursor.
+		for cmd := m.wantPreview(); cmd != nil; {
+			_, cmd = m.Update(cmd())
+		}
+	}
+	m.queue.cursor, m.queue.top = 0, 0
+	m.Update(benchSize)
+}
+
+// BenchmarkQueueNavigatePreview is one cursor move in a queue of 10,000
+// conflicts with the preview beside it (160 columns): Update moves the
+// cursor and View draws the queue and the preview of the row now under
+// it. read: every row moved over was read before (the preview kept);
+// unread: rows never read, whose preview shows the row's own fields at
+// once while their units are read in a command (not run here, as the
+// program runs it on another goroutine).
+func BenchmarkQueueNavigatePreview(b *testing.B) {
+	const rows = 200 // within what the preview keeps (maxPreviews)
+	run := func(b *testing.B, m *Model, span int) {
+		if !m.previewShown() {
+			b.Fatal("the preview is not shown at 160 columns")
+		}
+		down, up := keyMsg("j"), keyMsg("k")
+		var times []time.Duration
+		dir := down
+		defer benchmetrics.CPUPerOp(b)()
+		for b.Loop() {
+			switch {
+			case m.queue.cursor >= span-1:
+				dir = up
+			case m.queue.cursor == 0:
+				dir = down
+			}
+			t := time.Now()
+			m.Update(dir)
+			_ = m.View()
+			times = append(times, time.Since(t))
+		}
+		benchmetrics.Percentiles(b, times)
+	}
+	b.Run("read", func(b *testing.B) {
+		m := navModel(b, 10_000)
+		readPreviews(b, m, rows)
+		run(b, m, rows)
+		if f := m.View().Content; !strings.Contains(f, "A:") || strings.Contains(f, "Reading both units") {
+			b.Fatalf("the preview of a row read before is not shown whole:\n%s", ansi.Strip(f))
+		}
+	})
+	b.Run("unread", func(b *testing.B) {
+		m := navModel(b, 10_000)
+		run(b, m, len(m.queue.rows))
 	})
 }

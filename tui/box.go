@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -40,9 +41,15 @@ func (m *measured) extend(lines []string, widths []int) {
 // cheap equivalent of a lipgloss border style for text already laid out
 // and measured.
 func box(text measured, innerW, h int, border lipgloss.Style) string {
+	return labeledBox(text, innerW, h, border, "", "")
+}
+
+// labeledBox is box with a label at the right of its top border and one
+// at the right of its bottom border ("" for none): where a scrolling
+// pane is.
+func labeledBox(text measured, innerW, h int, border lipgloss.Style, top, bottom string) string {
 	var b strings.Builder
-	edge := strings.Repeat("─", innerW+2)
-	b.WriteString(border.Render("╭" + edge + "╮"))
+	b.WriteString(border.Render("╭") + edgeWith(border, innerW+2, top) + border.Render("╮"))
 	side := border.Render("│")
 	rows := max(0, h-2)
 	for i := range rows {
@@ -52,7 +59,58 @@ func box(text measured, innerW, h int, border lipgloss.Style) string {
 		}
 		b.WriteString("\n" + side + " " + line + strings.Repeat(" ", max(0, innerW-w)) + " " + side)
 	}
-	b.WriteString("\n" + border.Render("╰"+edge+"╯"))
+	b.WriteString("\n" + border.Render("╰") + edgeWith(border, innerW+2, bottom) + border.Render("╯"))
+	return b.String()
+}
+
+// edgeWith is a border's edge of w cells with label near its right end,
+// when it fits.
+func edgeWith(border lipgloss.Style, w int, label string) string {
+	n := ansi.StringWidth(label)
+	if label == "" || n+5 > w {
+		return border.Render(strings.Repeat("─", w))
+	}
+	return border.Render(strings.Repeat("─", w-n-4)+" ") + label + border.Render(" ──")
+}
+
+// scrollLabels are a scrolling pane's labels: above, how much more there
+// is above ("↑ 12 more"); below, which lines show ("13–40 of 57 ↓"). Both
+// are "" when the pane shows all it holds.
+func scrollLabels(st Styles, s *scroller) (top, bottom string) {
+	n := len(s.lines)
+	if n <= s.h {
+		return "", ""
+	}
+	end := min(n, s.off+s.h)
+	if s.off > 0 {
+		top = st.Warn.Render(fmt.Sprintf("↑ %d more", s.off))
+	}
+	return top, st.Muted.Render(position(s.off, end, n))
+}
+
+// beside puts right to the right of left, whose lines are padded to lw
+// cells; the result has as many lines as the taller.
+func beside(left string, lw int, right string) string {
+	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
+	var b strings.Builder
+	for i := range max(len(l), len(r)) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if i < len(l) {
+			line = l[i]
+		}
+		if n := ansi.StringWidth(line); n > lw {
+			line = ansi.Truncate(line, lw, "…")
+		} else {
+			line += strings.Repeat(" ", lw-n)
+		}
+		b.WriteString(line)
+		if i < len(r) {
+			b.WriteString(r[i])
+		}
+	}
 	return b.String()
 }
 

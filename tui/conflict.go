@@ -32,8 +32,10 @@ type conflictView struct {
 	diff    bool
 	history bool
 	raw     bool
-	// whole: the header is shown in full, wrapped, in place of the units.
-	whole bool
+	// whole: the header is shown in full, wrapped, in place of the units;
+	// wholeTop is its first line shown.
+	whole    bool
+	wholeTop int
 	// shown is what each pane holds, so that filling it again with the
 	// same text costs nothing.
 	shown [2]paneText
@@ -213,10 +215,13 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.push(helpScreen{under: conflictScreen{}})
+	case m.opensHelp(msg):
+		m.openHelp()
 	case key.Matches(msg, k.WholeHeader):
-		v.whole = !v.whole
+		v.whole, v.wholeTop = !v.whole, 0
+	case v.whole && key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
+		n := len(v.wholeLines(m.styles, k, m.onlooker()))
+		v.wholeTop = min(scrollBy(msg, k, v.wholeTop, max(1, v.h-2)), max(0, n-max(1, v.h-2)))
 	case key.Matches(msg, k.Back) && v.whole:
 		v.whole = false
 	case key.Matches(msg, k.Back):
@@ -447,12 +452,16 @@ func (v conflictView) headerView(st Styles, k keymap.Map, who onlooker) string {
 // wholeHeaderView is the header in full, every line wrapped to the
 // width and every ballot listed, cut to h lines.
 func (v conflictView) wholeHeaderView(st Styles, k keymap.Map, who onlooker, h int) string {
+	return windowAt(st, v.wholeLines(st, k, who), v.wholeTop, h, " · "+keyOf(k.Down)+" scrolls")
+}
+
+// wholeLines are the lines of the whole header.
+func (v conflictView) wholeLines(st Styles, k keymap.Map, who onlooker) []string {
 	var out []string
 	for _, l := range v.headerLinesOf(st, k, who, len(v.detail.Ballots)) {
 		out = append(out, wrapLines(l, v.w)...)
 	}
-	out = append(out, "", st.Muted.Render(keyOf(k.WholeHeader)+" or "+keyOf(k.Back)+" goes back to the units"))
-	return window(strings.Join(out, "\n"), 0, h)
+	return append(out, "", st.Muted.Render(keyOf(k.WholeHeader)+" or "+keyOf(k.Back)+" goes back to the units"))
 }
 
 // headerLinesOf is the header's lines, uncut, with up to ballots of the
@@ -496,10 +505,16 @@ type conflictScreen struct{}
 
 func (conflictScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.conflictKey(msg) }
 func (conflictScreen) help(m *Model) []key.Binding               { return m.conflictHelp() }
+func (conflictScreen) place(*Model) keymap.Context               { return keymap.InConflict }
 
 func (conflictScreen) view(m *Model, w, h int) string {
-	return m.conflict.view(m.styles, m.keys, onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal(),
-		decides: m.notYours() == "", votes: m.canDecide() == "" && mayBallot(m.me, m.conflict.detail)})
+	return m.conflict.view(m.styles, m.keys, m.onlooker())
+}
+
+// onlooker is the person at the screen, looking at the conflict now.
+func (m *Model) onlooker() onlooker {
+	return onlooker{id: m.me.ID, now: m.now(), answers: m.answersProposal(),
+		decides: m.notYours() == "", votes: m.canDecide() == "" && mayBallot(m.me, m.conflict.detail)}
 }
 
 func (conflictScreen) update(m *Model, msg tea.Msg) tea.Cmd {

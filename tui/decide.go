@@ -19,7 +19,7 @@ import (
 // reads from the conflict's one value (open.go). It outlives refusals and
 // leaving the form: what was typed stays until it is written.
 type decideForm struct {
-	submission[model.MergeResponse]
+	submission
 	*openConflict
 	// offline: decisions go to a decisions file, and nobody is notified
 	// until it is applied.
@@ -41,6 +41,9 @@ type decideForm struct {
 	modifies *model.Proposal
 	// suggest is the synthesis's start from the suggestion (suggest.go).
 	suggest suggestState
+	// stray says that text typed on the choice of the winner went to
+	// the rationale ("" when none did): see pickSide.
+	stray string
 }
 
 // checkedMsg is a dry run's verdict on a form's decision.
@@ -80,7 +83,7 @@ func (m *Model) startDecide() tea.Cmd {
 	}
 	f := c.decide
 	var back tea.Cmd
-	if f == nil || f.result != nil {
+	if f == nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
 		_, f.offline = m.svc.Offline()
 		c.decide = f
@@ -165,7 +168,7 @@ func (f *decideForm) areas() []focusArea {
 func (f *decideForm) cycle(delta int) {
 	fs := f.areas()
 	i := max(0, slices.Index(fs, f.focus))
-	f.focus = fs[(i+delta+len(fs))%len(fs)]
+	f.focus, f.stray = fs[(i+delta+len(fs))%len(fs)], ""
 	f.rationale.Blur()
 	f.synthesis.Blur()
 	switch f.focus {
@@ -216,17 +219,18 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 	if f.busy && key.Matches(msg, k.Undo) {
 		return m.undo()
 	}
-	switch f.key(msg, k, k.Back, k.Open, k.Quit) {
+	if m.opensHelp(msg) {
+		m.openHelp()
+		return nil
+	}
+	switch f.key(msg, k) {
 	case stepNone:
 		return nil
 	case stepSend:
 		req, _ := f.request()
-		return m.holdPending(&pending{label: req.ConflictID + ": " + string(req.Strategy), reqs: []model.MergeRequest{req}, form: req.ConflictID})
-	case stepLeave:
-		m.toQueue()
-		m.conflict.decide = nil
-		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
-		return m.reloadQueue()
+		cmd := m.holdPending(&pending{label: req.ConflictID + ": " + string(req.Strategy), reqs: []model.MergeRequest{req}, form: req.ConflictID})
+		m.afterDecision(req.ConflictID)
+		return cmd
 	}
 	if cmd, ok := m.suggestKey(f, msg); ok {
 		return cmd
@@ -278,10 +282,16 @@ func (m *Model) decideKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.pickDefaultWinner()
 		return m.checkDraft(f)
 	case focusWinner:
-		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
-			f.winner = id
+		var text bool
+		if f.winner, text = pickSide(msg, k, f.detail.Conflict, f.winner); !text {
+			return m.checkDraft(f)
 		}
-		return m.checkDraft(f)
+		for f.focus != focusRationale {
+			f.cycle(1)
+		}
+		f.stray = strayNote(k)
+		f.rationale, cmd = f.rationale.Update(msg)
+		return tea.Batch(cmd, m.checkDraft(f))
 	case focusRationale:
 		f.rationale, cmd = f.rationale.Update(msg)
 	case focusSynthesis:
@@ -297,8 +307,6 @@ func (m *Model) decideHelp() []key.Binding {
 	k := m.keys
 	f := m.conflict.decide
 	switch {
-	case f != nil && f.result != nil:
-		return []key.Binding{k.Back}
 	case f != nil && f.busy:
 		return []key.Binding{k.Undo}
 	case f != nil && f.confirming:
@@ -333,14 +341,8 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 	}
 	b.WriteString(st.Title.Render(title) + st.Muted.Render(fmt.Sprintf(" · %s · version %d", c.Status, c.Version)) + "\n")
 	b.WriteString(ansi.Truncate(sidesLine(st, f.detail), w, "…") + "\n\n")
-	if f.result == nil {
-		b.WriteString(f.noticeView(st, w))
-	}
+	b.WriteString(f.noticeView(st, w))
 	switch {
-	case f.result != nil:
-		b.WriteString(resultView(st, *f.result))
-		b.WriteString("\n\n" + leaveHint(st, k, "the queue"))
-		return b.String(), 0
 	case f.busy && pending != "":
 		b.WriteString(pending)
 		return b.String(), 0
@@ -370,10 +372,14 @@ func (f *decideForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, 
 		b.WriteString("\n")
 		mark(focusWinner)
 		b.WriteString(strings.Join(wrapLines(areaLabel(st, f.focus == focusWinner, "Winner")+"  "+f.winnerView(st, k), w), "\n") + "\n")
+
 	}
 	b.WriteString("\n")
 	mark(focusRationale)
 	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n")
+	if f.stray != "" && f.focus == focusRationale {
+		b.WriteString(strings.Join(wrapLines(st.Warn.Render(f.stray), w), "\n") + "\n")
+	}
 	b.WriteString(f.rationale.View() + "\n")
 	if f.strategy() == model.Synthesis {
 		b.WriteString("\n")
@@ -402,7 +408,10 @@ func (f *decideForm) layout(w, h int) {
 
 func (f *decideForm) winnerView(st Styles, k keymap.Map) string {
 	c := f.detail.Conflict
-	out := sidesView(st, c, f.winner) + st.Muted.Render("  "+sidesHint(k))
+	out := sidesView(st, c, f.winner)
+	if f.focus == focusWinner {
+		out += st.Muted.Render("  " + sidesHint(k))
+	}
 	if s := f.strategy(); s.Deterministic() {
 		p := model.RulePick(s, f.detail.A.Contender(), f.detail.B.Contender())
 		if p.Tie {
@@ -444,26 +453,6 @@ func (f *decideForm) confirmView(st Styles, k keymap.Map, agents []model.Agent, 
 	return b.String()
 }
 
-func resultView(st Styles, r model.MergeResponse) string {
-	var b strings.Builder
-	if o := r.Offline; o != nil {
-		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so the decision went to " +
-			safetext.Line(o.File) + " (message " + safetext.Line(o.MessageID) + ").\n" +
-			"  Run `arbiter apply " + safetext.Line(o.File) + " --db LIVE` to make it; there " +
-			safetext.Line(r.Conflict.ID) + " will become " + st.Bold.Render(string(r.Status)) + ":\n")
-	} else {
-		b.WriteString(st.Success.Render("Written.") + " " + safetext.Line(r.Conflict.ID) + " is now " + st.Bold.Render(string(r.Status)) + "\n")
-	}
-	if len(r.SideEffects.SupersededUnits) > 0 {
-		b.WriteString("  superseded: " + safetext.Line(strings.Join(r.SideEffects.SupersededUnits, ", ")) + "\n")
-	}
-	if r.SideEffects.NewUnitID != nil {
-		b.WriteString("  new unit: " + safetext.Line(*r.SideEffects.NewUnitID) + "\n")
-	}
-	b.WriteString("  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")))
-	return b.String()
-}
-
 // decideScreen is the decision form on the open conflict.
 type decideScreen struct{}
 
@@ -471,13 +460,21 @@ func (decideScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.decide
 func (decideScreen) help(m *Model) []key.Binding               { return m.decideHelp() }
 func (decideScreen) typing() bool                              { return true }
 
+func (decideScreen) place(m *Model) keymap.Context {
+	f := m.conflict.decide
+	if f == nil {
+		return keymap.InStrategy
+	}
+	return formPlace(&f.submission, f.focus)
+}
+
 func (decideScreen) view(m *Model, w, h int) string {
 	f := m.conflict.decide
 	if f == nil {
 		return ""
 	}
 	text, focus := f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
-	return window(text, focus, h)
+	return window(m.styles, text, focus, h, " · "+keyOf(m.keys.Next)+" moves through the form")
 }
 
 func (decideScreen) update(m *Model, msg tea.Msg) tea.Cmd {

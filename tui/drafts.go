@@ -206,11 +206,11 @@ func (v conflictView) offerLines(st Styles, k keymap.Map, who onlooker) []string
 // formDrafts are the drafts of c's forms still being written.
 func (m *Model) formDrafts(c *openConflict) []model.Draft {
 	var out []model.Draft
-	if f := c.decide; f != nil && f.result == nil && !f.busy {
+	if f := c.decide; f != nil && !f.busy {
 		out = append(out, model.Draft{AgentID: m.opt.As, ConflictID: c.id, Form: model.DraftDecide, Strategy: f.strategy(),
 			Choice: f.winner, Rationale: f.rationale.Value(), Synthesis: f.synthesis.Value()})
 	}
-	if f := c.vote; f != nil && f.result == nil && !f.busy {
+	if f := c.vote; f != nil && !f.busy {
 		out = append(out, model.Draft{AgentID: m.opt.As, ConflictID: c.id, Form: model.DraftVote, Choice: f.choice,
 			Rationale: f.rationale.Value()})
 	}

@@ -84,7 +84,8 @@ func detailOf(t testing.TB, svc *review.Service, id string) model.ConflictDetail
 func TestQueueOpensOnOldestEscalatedConflict(t *testing.T) {
 	svc := openService(t, demoField(t), false)
 	s := start(t, svc, demo.Operator, 140, 30)
-	f := s.waitFor("▸ conflict-008", "escalated 5", "pending vote 3", "2/3", "authority 10")
+	f := s.waitFor("▸ conflict-008", "escalated 5", "pending vote 3", "2/3", "authority 10",
+		"Rules split: ") // the preview beside it, read
 	golden(t, "queue", f)
 }
 
@@ -289,7 +290,7 @@ func TestVoteIsCastAndClosesTheConflict(t *testing.T) {
 	f := s.waitFor("Cast this vote?", "This vote closes it")
 	golden(t, "vote-confirm", f)
 	s.keys("y")
-	s.waitFor("Your vote is counted.", "The vote is closed")
+	s.waitFor("is counted:", "The vote is closed")
 	d := detailOf(t, svc, "conflict-014")
 	r := d.Conflict.Resolution
 	if d.Conflict.Status != model.StatusResolved || r == nil || r.Strategy != model.Vote || *r.WinnerID != before.Conflict.UnitA {
@@ -353,7 +354,7 @@ func openByFilter(s *driver, id string) {
 		s.waitFor("/ " + id)
 	}
 	s.keys("enter", "enter")
-	s.waitFor(id+"  ", "Rules: ") // the queue's row has the id too: wait for the conflict
+	s.waitFor(id+"  ", " conflict · ", "Rules: ") // the queue's row and the preview have the id too: wait for the conflict
 }
 
 func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
@@ -375,7 +376,7 @@ func TestOfflineDecisionGoesToTheDecisionsFile(t *testing.T) {
 	s.keys("ctrl+s")
 	s.waitFor("Write this decision?", "will notify", "when applied")
 	s.keys("y")
-	s.waitFor("Recorded.", "arbiter apply")
+	s.waitFor("Recorded in", "arbiter apply")
 	data, err := os.ReadFile(out)
 	if err != nil || strings.Count(string(data), "\n") != 1 || !strings.Contains(string(data), `"conflict-008"`) {
 		t.Fatalf("decisions file: %v\n%s", err, data)

@@ -26,40 +26,50 @@ const (
 	focusSynthesis
 )
 
-// submission is a form's way to the field: asked to confirm, written
-// (busy), then refused, or answered with a result of type R.
-type submission[R any] struct {
+// submission is a form's way to the field: asked to confirm, then held
+// in the undo window and written (busy) while the person is back on the
+// queue — as after a quick decision —, then dropped once written, or
+// kept with the refusal.
+type submission struct {
 	confirming bool
 	busy       bool
 	refusal    string
-	result     *R
 }
 
 // step is what a key press does to a form once it is sent or asking.
 type step int
 
 const (
-	stepEdit  step = iota // nothing is sent: the key is the form's
-	stepNone              // the key does nothing
-	stepSend              // confirmed: send the form
-	stepLeave             // the answer was read: leave the form
+	stepEdit step = iota // nothing is sent: the key is the form's
+	stepNone             // the key does nothing
+	stepSend             // confirmed: send the form
 )
 
+// formPlace is where a form's keys act: its writing, its question, or
+// the part of it that has the keyboard.
+func formPlace(s *submission, focus focusArea) keymap.Context {
+	switch {
+	case s.busy:
+		return keymap.InBusy
+	case s.confirming:
+		return keymap.InConfirm
+	case focus == focusStrategy:
+		return keymap.InStrategy
+	case focus == focusWinner:
+		return keymap.InWinner
+	}
+	return keymap.InText
+}
+
 // submit checks the form: it asks to confirm, or shows what is missing.
-func (s *submission[R]) submit(problem string) {
+func (s *submission) submit(problem string) {
 	s.refusal, s.confirming = problem, problem == ""
 }
 
-// key says what a key press means while the form asks to confirm, is
-// being written or shows its answer. Confirm sends it; any other key
-// answers No. leave are the bindings that leave the answer.
-func (s *submission[R]) key(msg tea.KeyPressMsg, k keymap.Map, leave ...key.Binding) step {
+// key says what a key press means while the form asks to confirm or is
+// being written. Confirm sends it; any other key answers No.
+func (s *submission) key(msg tea.KeyPressMsg, k keymap.Map) step {
 	switch {
-	case s.result != nil:
-		if key.Matches(msg, leave...) {
-			return stepLeave
-		}
-		return stepNone
 	case s.busy:
 		return stepNone
 	case s.confirming:
@@ -75,23 +85,13 @@ func (s *submission[R]) key(msg tea.KeyPressMsg, k keymap.Map, leave ...key.Bind
 
 // answer takes the field's answer; a refusal is said after refused ("Not
 // written: "). It reports whether anything was written.
-func (s *submission[R]) answer(resp R, err error, refused string) bool {
+func (s *submission) answer(err error, refused string) bool {
 	s.busy = false
 	if err != nil {
 		s.refusal = refused + plainError(err)
 		return false
 	}
-	s.result = &resp
 	return true
-}
-
-// answered reloads what a form's answer changed: the conflict, and the
-// queue when something was written.
-func (m *Model) answered(conflictID string, written bool) tea.Cmd {
-	if !written {
-		return loadDetail(m.ctx, m.svc, conflictID)
-	}
-	return tea.Batch(m.reloadQueue(), loadDetail(m.ctx, m.svc, conflictID))
 }
 
 // noticeView says, above a form, that its conflict changed while on
@@ -105,7 +105,7 @@ func (c *openConflict) noticeView(st Styles, w int) string {
 
 // statusView says what went wrong, wrapped to w, or that the form is
 // being written.
-func (s *submission[R]) statusView(st Styles, w int) string {
+func (s *submission) statusView(st Styles, w int) string {
 	out := ""
 	if s.refusal != "" {
 		out += "\n" + strings.Join(wrapLines(st.Error.Render(safetext.Block(s.refusal)), w), "\n") + "\n"
@@ -119,11 +119,6 @@ func (s *submission[R]) statusView(st Styles, w int) string {
 // confirmPrompt is the question's answers: "y write it   N go back".
 func confirmPrompt(st Styles, k keymap.Map, yes string) string {
 	return st.Key.Render(keyOf(k.Confirm)) + " " + yes + "   " + st.Key.Render(defaultAnswer(k.Cancel)) + " go back (default)"
-}
-
-// leaveHint says how to leave a form's answer.
-func leaveHint(st Styles, k keymap.Map, to string) string {
-	return st.Muted.Render(keyOf(k.Back) + " returns to " + to)
 }
 
 func newTextarea(placeholder string, dark bool) textarea.Model {
@@ -146,6 +141,24 @@ func chooseSide(msg tea.KeyPressMsg, k keymap.Map, c model.Conflict) string {
 		return c.UnitB
 	}
 	return ""
+}
+
+// pickSide reads a key press on a form's choice of A or B: the side it
+// chooses (chosen when none), and whether it is text that chooses no side
+// — which then belongs to the rationale: the form takes the keyboard
+// there and types it, so a rationale begun here goes where it is written
+// and its a's and b's never flip the side.
+func pickSide(msg tea.KeyPressMsg, k keymap.Map, c model.Conflict, chosen string) (string, bool) {
+	if id := chooseSide(msg, k, c); id != "" {
+		return id, false
+	}
+	return chosen, msg.Text != ""
+}
+
+// strayNote says where typing on the choice of A or B went.
+func strayNote(k keymap.Map) string {
+	return "What you typed went to the rationale: on the choice of the side only " + sidesHint(k) + " act (" +
+		keyOf(k.Prev) + " goes back to it)."
 }
 
 // areaLabel names a part of a form, marked when it has the keyboard.

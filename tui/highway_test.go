@@ -22,7 +22,7 @@ import (
 // puts what is routed to the person first.
 func TestTheQueueShowsOwnersAndTimeLeft(t *testing.T) {
 	svc := openService(t, demoField(t), false)
-	op := start(t, svc, demo.Operator, 140, 30)
+	op := start(t, svc, demo.Operator, 139, 30) // the whole queue: the preview shows from 140
 	f := op.waitFor("OWNER", "DUE", "▸ conflict-008")
 	for _, want := range []string{"conflict-008  factual      escalated    8h   ana-quill vs sre-atlas              you          1d 15h",
 		"conflict-011  priority     escalated    8h   plan-juno vs sre-atlas              you          overdue",
@@ -37,7 +37,7 @@ func TestTheQueueShowsOwnersAndTimeLeft(t *testing.T) {
 
 	// lead-kenji owns the peak-load escalation (factual, owners decide):
 	// it is first in their queue, marked as theirs.
-	lead := start(t, svc, "lead-kenji", 140, 30)
+	lead := start(t, svc, "lead-kenji", 139, 30)
 	f = lead.waitFor("▸ conflict-012")
 	if !strings.Contains(f, "▸ conflict-012  factual      escalated    8h   res-iris vs data-wren               you") {
 		t.Errorf("the owner's queue does not open on what is routed to them:\n%s", f)
@@ -58,7 +58,7 @@ func TestApprovingTheProposalWritesIt(t *testing.T) {
 	s.waitFor("Approve plan-juno's proposal: replace both with a synthesis", "a new unit replaces both")
 	s.typeText("Kept just as proposed: the split by payment class.")
 	s.keys("enter")
-	s.waitFor("Written: conflict-008: approve (synthesis).")
+	s.waitFor("Written. conflict-008 is now resolved (synthesis)")
 
 	d := detailOf(t, svc, "conflict-008")
 	r := d.Conflict.Resolution
@@ -119,7 +119,7 @@ func TestSendingBackGivesTheAuthorsTheDirective(t *testing.T) {
 	s.waitFor("Send back conflict-011 to plan-juno and sre-atlas for rework")
 	s.typeText("Put idempotency keys in sprint 1; the dashboard can wait.")
 	s.keys("enter")
-	s.waitFor("Written: conflict-011: send back.")
+	s.waitFor("Sent back: conflict-011 is now resolving")
 
 	d := detailOf(t, svc, "conflict-011")
 	c := d.Conflict

@@ -47,16 +47,3 @@ func TestNotesOnUnformattedTextNameTheRawBindingsKey(t *testing.T) {
 		t.Errorf("the note on a cut unit should name raw's new key R:\n%s", long[max(0, len(long)-300):])
 	}
 }
-
-func TestHelpShowsEveryBindingOnAnEightyColumnTerminal(t *testing.T) {
-	svc := openService(t, demoField(t), false)
-	s := start(t, svc, demo.Operator, 80, 30)
-	s.waitFor("▸ conflict-008")
-	s.keys("?")
-	f := spaces.ReplaceAllString(s.waitFor("previous field"), " ")
-	for _, e := range keymap.Default().Entries() {
-		if h := e.Binding.Help(); !strings.Contains(f, h.Key+" "+h.Desc) {
-			t.Errorf("the help does not show %s (%s %s):\n%s", e.Name, h.Key, h.Desc, s.Frame())
-		}
-	}
-}

@@ -11,7 +11,9 @@ import (
 // glamour formats it at the pane's width — except block quotes, which
 // glamour breaks at many widths (a quote's last word falls out of it,
 // onto a line without the bar): those keep every word, in glamour's
-// order, every line inside the bar and the pane.
+// order, every line inside the bar and the pane; and tables, which
+// glamour cuts at many widths ("$7.3" for "$7.3k"): renderTable lays
+// them out, every word of every cell kept, every line inside the pane.
 func TestEveryConstructFormatsAsGlamourDoesAtThePanesWidth(t *testing.T) {
 	constructs := map[string]string{
 		"heading":      "# A heading\n\n## A second level that is rather long to wrap at narrow widths",
@@ -38,6 +40,19 @@ func TestEveryConstructFormatsAsGlamourDoesAtThePanesWidth(t *testing.T) {
 				t.Fatal(err)
 			}
 			theirs = ansi.Strip(strings.TrimRight(onlySGR(theirs), "\n "))
+			if strings.Contains(text, "|") {
+				for _, l := range strings.Split(ours, "\n") {
+					if ansi.StringWidth(strings.TrimRight(l, " ")) > w {
+						t.Errorf("%s at width %d: a line wider than the pane: %q", name, w, l)
+					}
+				}
+				for _, word := range strings.Fields(strings.NewReplacer("|", " ", "---:", " ", "---", " ", "**", "").Replace(text)) {
+					if word != "-" && !strings.Contains(ours, word) {
+						t.Errorf("%s at width %d: %q is missing:\n%s", name, w, word, ours)
+					}
+				}
+				continue
+			}
 			if !quote {
 				if trimLines(ours) != trimLines(theirs) {
 					t.Errorf("%s at width %d:\nours:\n%s\nglamour:\n%s", name, w, ours, theirs)
@@ -79,4 +94,29 @@ func trimLines(s string) string {
 // words is the text's words, bars and spacing left out.
 func words(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
+}
+
+// A table keeps every cell whole at every width, as conflict-014's costs
+// did not ("$7.3" for $7.3k, a header "Tota"): its cells wrap, or, too
+// narrow for its columns, it shows one record per row; no line is wider
+// than the pane.
+func TestTablesKeepEveryCellAtEveryWidth(t *testing.T) {
+	table := "Keep Quarry warm for **7 days**.\n\n| Warm period | Infra | On-call (two stacks) | Total |\n|---|---:|---:|---:|\n" +
+		"| 7 days | $4.2k | $3.1k | **$7.3k** |\n| 30 days | $18.0k | $13.4k | **$31.4k** |\n"
+	md := newMarkdown()
+	md.budget = unhurried().budget
+	for w := 20; w <= 100; w++ {
+		out := ansi.Strip(md.Render(table, w, "dark"))
+		for _, l := range strings.Split(out, "\n") {
+			if n := ansi.StringWidth(strings.TrimRight(l, " ")); n > w {
+				t.Errorf("width %d: a line of %d cells: %q", w, n, l)
+			}
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, cell := range []string{"$4.2k", "$3.1k", "$7.3k", "$18.0k", "$13.4k", "$31.4k", "Total", "Infra"} {
+			if !strings.Contains(flat, cell) {
+				t.Errorf("width %d: %q is cut:\n%s", w, cell, out)
+			}
+		}
+	}
 }

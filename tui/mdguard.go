@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,9 +110,25 @@ func pieces(text string, first int) []string {
 	var fence string
 	prevBlank := false
 	pos := 0
-	for line := range strings.Lines(text) {
+	all := slices.Collect(strings.Lines(text))
+	for i := 0; i < len(all); i++ {
+		line := all[i]
 		blank := strings.TrimSpace(line) == ""
 		topLevel := !blank && line[0] != ' ' && lineDepth(line) == 0
+		if fence == "" && topLevel && tableAt(all, i) {
+			// A table is a piece of its own: renderTable lays it out.
+			if pos > start {
+				out = append(out, text[start:pos])
+			}
+			end := pos
+			for ; i < len(all) && strings.TrimSpace(all[i]) != ""; i++ {
+				end += len(all[i])
+			}
+			out = append(out, text[pos:end])
+			start, pos, lines, limit, prevBlank = end, end, 0, pieceLines, false
+			i-- // the blank line after it, or the end
+			continue
+		}
 		if fence == "" && lines >= limit && (lines >= 2*pieceLines || prevBlank && topLevel) {
 			out = append(out, text[start:pos])
 			start, lines, limit = pos, 0, pieceLines

@@ -62,11 +62,16 @@ func (m *markdown) format(j *formatJob, lines int) {
 			break
 		}
 		p := j.left[0]
-		out, err := m.renderPiece(p, j.width, j.theme)
-		if err != nil {
-			out = ansi.Wrap(p, j.width, " ")
+		var out string
+		if isTable(p) {
+			out = renderTable(p, j.width, j.theme)
+		} else {
+			var err error
+			if out, err = m.renderPiece(p, j.width, j.theme); err != nil {
+				out = ansi.Wrap(p, j.width, " ")
+			}
+			out = strings.TrimRight(onlySGR(out), "\n ")
 		}
-		out = strings.TrimRight(onlySGR(out), "\n ")
 		if j.out.Len() > 0 { // glamour opens each piece with blank lines
 			out = "\n\n" + strings.TrimLeft(out, "\n")
 		}

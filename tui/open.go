@@ -29,8 +29,7 @@ type openConflict struct {
 // drafting reports whether a form holds something typed and not yet
 // sent.
 func (c *openConflict) drafting() bool {
-	return (c.decide != nil && c.decide.result == nil && !c.decide.busy) ||
-		(c.vote != nil && c.vote.result == nil && !c.vote.busy)
+	return (c.decide != nil && !c.decide.busy) || (c.vote != nil && !c.vote.busy)
 }
 
 // reload takes the field's new state d of the conflict. The view and both
@@ -53,7 +52,7 @@ func (c *openConflict) reload(d model.ConflictDetail, me model.Agent, ours int64
 		}
 	}
 	c.detail, c.loaded, c.err = d, true, nil
-	if f := c.decide; f != nil && f.result == nil {
+	if f := c.decide; f != nil {
 		f.refresh(me)
 	}
 }

@@ -94,7 +94,8 @@ func (v conflictView) paneView(st Styles, i int) string {
 	if i == v.focus && !v.tabs {
 		border = st.PaneBorderFocused
 	}
-	return box(text, v.innerW, v.paneH, border)
+	top, bottom := scrollLabels(st, &v.panes[i])
+	return labeledBox(text, v.innerW, v.paneH, border, top, bottom)
 }
 
 // head lays out pane i's title, the unit's metadata and a rule.

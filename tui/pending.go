@@ -10,6 +10,7 @@ import (
 	"arbiter/model"
 	"arbiter/review"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -52,6 +53,8 @@ type pending struct {
 	// that holds it (holdPending), which takes it back if it was undone
 	// while being stored.
 	undone atomic.Bool
+	// kept says, once it is undone, that what its form held is kept.
+	kept string
 }
 
 func (p *pending) requests() model.HeldRequests {
@@ -120,12 +123,12 @@ func (m *Model) holdPending(p *pending) tea.Cmd {
 	m.unanswered[p.id] = p
 	h, ok := m.holder()
 	if !ok {
-		return tea.Batch(flush, m.tickPending())
+		return tea.Batch(flush, m.tickPending(), m.checkPending())
 	}
 	reqs := p.requests()
 	p.held, p.holding = review.NewHeldIDs(reqs.Len()), true
 	ctx, as, ids, window, id := m.ctx, m.opt.As, p.held, p.left, p.id
-	return tea.Batch(flush, func() tea.Msg {
+	return tea.Batch(flush, m.checkPending(), func() tea.Msg {
 		err := h.Hold(ctx, as, ids, reqs, window)
 		if err == nil && p.undone.Load() {
 			// Undone while it was being stored, perhaps by a screen
@@ -230,9 +233,11 @@ func (m *Model) undo() tea.Cmd {
 	m.pending = nil
 	if f := m.draft(p.form); f != nil {
 		f.busy = false
+		p.kept = m.keptNote(p.form, m.keys.Decide)
 	}
 	if f := m.ballot(p.form); f != nil {
 		f.busy = false
+		p.kept = m.keptNote(p.form, m.keys.Vote)
 	}
 	p.undone.Store(true)
 	switch {
@@ -242,7 +247,7 @@ func (m *Model) undo() tea.Cmd {
 		return m.unhold(p)
 	}
 	delete(m.unanswered, p.id)
-	return m.say("Undone: " + p.label + " was not written.")
+	return m.say("Undone: " + p.label + " was not written." + p.kept)
 }
 
 // unhold takes p back out of the field.
@@ -257,6 +262,10 @@ func (m *Model) unhold(p *pending) tea.Cmd {
 
 // undoneArrived says whether the field took the decision back.
 func (m *Model) undoneArrived(msg undoneMsg) tea.Cmd {
+	kept := ""
+	if p := m.unanswered[msg.id]; p != nil {
+		kept = p.kept
+	}
 	delete(m.unanswered, msg.id)
 	var say tea.Cmd
 	switch {
@@ -265,9 +274,15 @@ func (m *Model) undoneArrived(msg undoneMsg) tea.Cmd {
 	case msg.took < msg.want:
 		say = tea.Batch(m.reloadQueue(), m.say("Too late to undo: the field wrote "+msg.label+" before it was taken back."))
 	default:
-		say = m.say("Undone: " + msg.label + " was not written.")
+		say = m.say("Undone: " + msg.label + " was not written." + kept)
 	}
 	return tea.Batch(say, m.settled())
+}
+
+// keptNote says that what was typed in a form on conflict id is kept,
+// and how to reach it again.
+func (m *Model) keptNote(id string, form key.Binding) string {
+	return " What you typed is kept: open " + safetext.Line(id) + " and press " + keyOf(form) + "."
 }
 
 // isPending reports whether conflict id has a decision waiting.

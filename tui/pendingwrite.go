@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"arbiter/internal/safetext"
 	"arbiter/model"
 	"arbiter/review"
 
@@ -117,25 +116,33 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{m.reloadQueue()}
+	kept := ""
 	for _, w := range msg.results {
+		if m.inConflict() && m.conflict.id == w.conflict {
+			cmds = append(cmds, loadDetail(m.ctx, m.svc, w.conflict))
+		}
+		// A form's decision: dropped once written, kept with the
+		// refusal otherwise, to be opened again.
 		if f := m.draft(w.conflict); f != nil && f.busy && w.merge != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.merge, w.err, "Not written: ")))
+			if f.answer(w.err, "Not written: ") {
+				m.held[w.conflict].decide = nil
+			} else {
+				kept = m.keptNote(w.conflict, m.keys.Decide)
+			}
 		}
 		if f := m.ballot(w.conflict); f != nil && f.busy && w.vote != nil {
-			cmds = append(cmds, m.answered(w.conflict, f.answer(*w.vote, w.err, "Not counted: ")))
+			if f.answer(w.err, "Not counted: ") {
+				m.held[w.conflict].vote = nil
+			} else {
+				kept = m.keptNote(w.conflict, m.keys.Vote)
+			}
 		}
 	}
 	switch {
-	case msg.form != "" && (m.draft(msg.form) != nil || m.ballot(msg.form) != nil):
-		// The form shows the answer.
 	case len(msg.results) == 1 && len(refused) == 0:
-		if file, offline := m.svc.Offline(); offline {
-			cmds = append(cmds, m.say("Queued in "+safetext.Line(file)+" (nothing is notified until `arbiter apply`): "+msg.label+"."))
-		} else {
-			cmds = append(cmds, m.say("Written: "+msg.label+"."))
-		}
+		cmds = append(cmds, m.say(saidOf(msg.results[0])))
 	case len(msg.results) == 1:
-		cmds = append(cmds, m.say("Not written: "+refused[0]))
+		cmds = append(cmds, m.say("Not written: "+refused[0]+kept))
 	default:
 		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
 		if len(refused) > 0 {

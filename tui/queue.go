@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"arbiter/internal/keymap"
-	"arbiter/internal/safetext"
+	"arbiter/internal/queueview"
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/key"
@@ -46,25 +42,24 @@ type queue struct {
 	idWidth int
 	// oneAuthor: every row's two units have one and the same author.
 	oneAuthor bool
+	// beside: the preview is beside the table, and names both authors.
+	beside bool
 	// lines caches rendered rows; prepare fills it in Update so View
 	// only joins strings.
 	lines map[lineKey]string
-	// counts line, cached the same way.
-	countsText string
-}
-
-// lineKey is everything a rendered row depends on.
-type lineKey struct {
-	id, age, theme string
-	version        int64
-	votes, width   int
-	flag           rune
-	idWidth        int
-	// oneAuthor: every row's units have one author, so no AGENTS column.
-	oneAuthor bool
-	// due is the route's time left as shown, and whether it is urgent.
-	due    string
-	urgent bool
+	// counts line, and the views' tabs, cached the same way; countsFor
+	// is what the counts line was drawn for, loads counts the loads.
+	countsText, tabsText string
+	countsFor            countsKey
+	loads                int
+	// tab is the tab shown (views.go), viewOf its view; tabs: the
+	// config file set views, so the queue shows tabs.
+	tab    int
+	viewOf queueview.View
+	tabs   bool
+	// fetched is how many rows the store gave, before the view kept
+	// those it keeps.
+	fetched int
 }
 
 func newQueue() queue {
@@ -75,6 +70,10 @@ func newQueue() queue {
 	f.SetWidth(80)
 	return queue{filter: f, sort: model.SortAge}
 }
+
+// noAgents reports whether the table leaves out the AGENTS column: every
+// row has one author, or the preview names them.
+func (q queue) noAgents() bool { return q.oneAuthor || q.beside }
 
 // rowID is the id of the conflict under the cursor, "" for none.
 func (q queue) rowID() string {
@@ -91,9 +90,40 @@ func (q queue) mine(i int) bool { return q.turn[q.rows[i].ID] != model.TurnNone 
 func (q queue) query(limit int) model.ListQuery {
 	lq := model.ListQuery{Sort: q.sort, Search: q.search, Limit: limit}
 	if !q.all {
-		lq.Statuses = model.ReviewStatuses
+		lq.Statuses = q.viewOf.List()
 	}
 	return lq
+}
+
+// reviewOnly reports whether the queue shows only statuses that wait for
+// people: the store orders only those for the person at the screen.
+func (q queue) reviewOnly() bool {
+	if q.all {
+		return false
+	}
+	for _, s := range q.viewOf.List() {
+		if !slices.Contains(model.ReviewStatuses, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsShown is how many rows fit in a body of h lines: below the counts
+// line, the tabs and the filter when shown, and the table's header; above
+// the line that says which rows show, when not all of them do.
+func (q queue) rowsShown(h int) int {
+	h -= 2
+	if q.tabs {
+		h--
+	}
+	if q.editing || q.search != "" {
+		h--
+	}
+	if len(q.rows) > h || q.more {
+		h--
+	}
+	return max(1, h)
 }
 
 // selected is the conflict under the cursor.
@@ -108,12 +138,12 @@ func (q queue) selected() (model.ConflictSummary, bool) {
 // it is still there, else on the next one of the person's turn after
 // where it was. The first load opens on the first that is their turn (the
 // queue lists those first), or the oldest escalated one.
-func (q *queue) setRows(rows []model.ConflictSummary, limit int) {
+func (q *queue) setRows(rows []model.ConflictSummary) {
 	keep, at := "", q.cursor
 	if s, ok := q.selected(); ok {
 		keep = s.ID
 	}
-	q.rows, q.loaded, q.more = rows, true, len(rows) >= limit
+	q.rows, q.loaded = rows, true
 	q.cursor = 0
 	q.idWidth = 0
 	q.oneAuthor = len(rows) > 0
@@ -199,8 +229,8 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.push(helpScreen{under: queueScreen{}})
+	case m.opensHelp(msg):
+		m.openHelp()
 	case key.Matches(msg, k.Up):
 		q.move(-1, rows)
 	case key.Matches(msg, k.Down):
@@ -235,6 +265,12 @@ func (m *Model) queueKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openStats()
 	case key.Matches(msg, k.Inbox):
 		return m.openInbox()
+	case key.Matches(msg, k.PreviewPane):
+		return m.togglePreview()
+	case key.Matches(msg, k.NextView):
+		return m.switchView(1)
+	case key.Matches(msg, k.PrevView):
+		return m.switchView(-1)
 	case key.Matches(msg, k.Synthesize):
 		if s, ok := q.selected(); ok {
 			m.synthAfter = s.ID
@@ -303,6 +339,9 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		q.editing = false
 		q.filter.Blur()
 		return nil
+	case m.opensHelp(msg):
+		m.openHelp()
+		return nil
 	}
 	var cmd tea.Cmd
 	q.filter, cmd = q.filter.Update(msg)
@@ -313,16 +352,6 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// queueWheel moves the cursor three rows.
-func (m *Model) queueWheel(msg tea.MouseWheelMsg) tea.Cmd {
-	if msg.Mouse().Button == tea.MouseWheelUp {
-		m.queue.move(-3, m.queueRows())
-	} else {
-		m.queue.move(3, m.queueRows())
-	}
-	return m.maybeMore()
-}
-
 // queueHelp is the footer of the queue: the quick decisions when the row
 // under the cursor (or a mark) is the person's to decide.
 func (m *Model) queueHelp() []key.Binding {
@@ -331,12 +360,31 @@ func (m *Model) queueHelp() []key.Binding {
 	if q.editing {
 		return []key.Binding{k.KeepFilter, k.Back}
 	}
-	out := []key.Binding{k.Up, k.Down, k.Open}
-	if m.canDecide() == "" && (len(m.marks) > 0 || (q.cursor < len(q.rows) && q.turn[q.rows[q.cursor].ID] != model.TurnNone)) {
+	out := []key.Binding{k.Open}
+	if m.canDecide() == "" && m.queueDecides() {
 		out = append(out, k.KeepA, k.KeepB, k.Dismiss)
 	}
-	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Help, k.Quit)
+	out = append(out, k.Stats)
+	if m.hasViews() {
+		out = append(out, k.NextView)
+	}
+	if m.width >= previewMinWidth {
+		out = append(out, k.PreviewPane)
+	}
+	out = append(out, k.Mark, k.Filter, k.MineOnly, k.AllStatuses, k.Quit, k.Up, k.Down)
 	return out
+}
+
+// queueDecides reports whether a quick decision from the queue is the
+// person's to make on one of its targets: a marked row, else the row
+// under the cursor, whose turn it is.
+func (m *Model) queueDecides() bool {
+	for _, id := range m.queueTargets() {
+		if m.queue.turn[id] != model.TurnNone {
+			return true
+		}
+	}
+	return false
 }
 
 // queueTargets are the conflicts a quick decision in the queue is on:
@@ -390,6 +438,7 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		return watching
 	}
 	m.queue.counts = msg.counts
+	m.queue.loads++
 	m.queue.turn = map[string]model.Turn{}
 	m.queue.personal, m.queue.viewer = m.me.ID != "", m.me.ID
 	if m.me.ID != "" && m.canDecide() == "" {
@@ -398,237 +447,35 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 		}
 	}
 	m.queue.decided = msg.decided
-	m.queue.setRows(msg.rows, msg.limit)
+	m.queue.fetched, m.queue.more = len(msg.rows), len(msg.rows) >= msg.limit
+	rows := m.queue.sift(msg.rows, m.me.ID, m)
+	m.queue.setRows(rows)
 	if m.isPending(m.queue.rowID()) {
 		m.queue.next(m.isPending, false)
 	}
 	m.queue.scrollTo(m.queueRows())
-	if m.queue.more && msg.limit < queuePage { // the first page: the rest of a whole one
+	switch {
+	case m.queue.more && msg.limit < queuePage: // the first page: the rest of a whole one
 		return tea.Batch(watching, m.reloadQueue())
+	case m.queue.more && m.queue.viewOf.Sifts() && len(rows) <= m.queueRows():
+		// The view kept too few of them to fill the screen: more.
+		m.queue.more = false
+		return tea.Batch(watching, m.loadQueue(m.queue.fetched+queuePage))
 	}
 	return watching
 }
 
 // queueRows is how many rows of the queue fit.
-func (m *Model) queueRows() int {
-	h := m.bodyHeight() - 2
-	if m.queue.editing || m.queue.search != "" {
-		h--
-	}
-	return max(1, h)
-}
+func (m *Model) queueRows() int { return m.queue.rowsShown(m.bodyHeight()) }
 
 // maybeMore loads the next page when the cursor nears the end of what is
 // loaded.
 func (m *Model) maybeMore() tea.Cmd {
 	if m.queue.more && m.queue.cursor >= len(m.queue.rows)-m.queueRows() {
 		m.queue.more = false
-		return m.loadQueue(len(m.queue.rows) + queuePage)
+		return m.loadQueue(m.queue.fetched + queuePage)
 	}
 	return nil
-}
-
-// maxCachedLines bounds the row cache; past it, it starts afresh.
-const maxCachedLines = 8192
-
-// prepare renders, ahead of View, the rows that h lines show and the
-// counts line, reusing what earlier frames rendered.
-func (q *queue) prepare(st Styles, marks map[string]bool, pending func(string) bool, w, h int, now time.Time) {
-	if q.lines == nil || len(q.lines) > maxCachedLines {
-		q.lines = make(map[lineKey]string, 256)
-	}
-	q.countsText = q.countsLine(st, len(marks), w)
-	cols := queueColumns(w, q.idWidth, q.oneAuthor)
-	for i := q.top; i < min(len(q.rows), q.top+h); i++ {
-		k := q.key(st, marks, pending, i, w, now)
-		if _, ok := q.lines[k]; !ok {
-			q.lines[k] = cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, q.viewer, now)
-		}
-	}
-}
-
-// flag is the mark a row carries: decided and waiting to be written,
-// marked, decided in the decisions file, the person's turn, or none.
-func (q queue) flag(marks map[string]bool, pending func(string) bool, i int) rune {
-	id := q.rows[i].ID
-	switch {
-	case pending != nil && pending(id):
-		return '⋯'
-	case marks[id]:
-		return '✓'
-	case q.decided[id] != "":
-		return '↷'
-	case q.mine(i):
-		return '●'
-	}
-	return ' '
-}
-
-func (q queue) key(st Styles, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) lineKey {
-	r := q.rows[i]
-	k := lineKey{id: r.ID, age: age(now, r.DetectedAt), theme: st.Theme.Name(), version: r.Version, width: w,
-		flag: q.flag(marks, pending, i), idWidth: q.idWidth, oneAuthor: q.oneAuthor}
-	if r.Tally != nil {
-		k.votes = r.Tally.Total()<<16 | r.Tally.Quorum
-	}
-	if r.Route != nil {
-		k.due, k.urgent = r.Route.DueIn(now), r.Route.Urgent(now)
-	}
-	return k
-}
-
-// line is row i as prepare rendered it (or rendered now, if it did not).
-func (q queue) line(st Styles, cols columns, marks map[string]bool, pending func(string) bool, i, w int, now time.Time) string {
-	k := q.key(st, marks, pending, i, w, now)
-	if l, ok := q.lines[k]; ok {
-		return l
-	}
-	return cols.row(st, q.rows[i], k.flag, len(q.turn) > 0, q.viewer, now)
-}
-
-// view draws the queue in w × h cells.
-func (q queue) view(st Styles, k keymap.Map, marks map[string]bool, pending func(string) bool, w, h int, now time.Time) string {
-	var b strings.Builder
-	if q.countsText != "" {
-		b.WriteString(q.countsText)
-	} else {
-		b.WriteString(q.countsLine(st, len(marks), w))
-	}
-	b.WriteByte('\n')
-	if q.editing || q.search != "" {
-		if q.editing {
-			b.WriteString(q.filter.View())
-		} else {
-			b.WriteString(st.Filter.Render("/ " + safetext.Line(q.search)))
-		}
-		b.WriteByte('\n')
-		h--
-	}
-	h--
-	switch {
-	case q.err != nil:
-		b.WriteString(st.Error.Render("Could not read the queue: " + safetext.Line(plainError(q.err))))
-		return b.String()
-	case !q.loaded:
-		b.WriteString(st.Muted.Render("Reading the field…"))
-		return b.String()
-	case len(q.rows) == 0:
-		b.WriteString(q.emptyView(st, k))
-		return b.String()
-	}
-	cols := queueColumns(w, q.idWidth, q.oneAuthor)
-	b.WriteString(st.Label.Render(cols.header()))
-	b.WriteByte('\n')
-	h--
-	end := min(len(q.rows), q.top+h)
-	for i := q.top; i < end; i++ {
-		line := q.line(st, cols, marks, pending, i, w, now)
-		if i == q.cursor {
-			_, first := utf8.DecodeRuneInString(ansi.Strip(line))
-			plain := "▸" + ansi.Strip(line)[first:] // the cursor takes the flag's place
-			line = st.Selected.Render(cell(plain, w))
-		}
-		b.WriteString(line)
-		if i < end-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-func (q queue) emptyView(st Styles, k keymap.Map) string {
-	switch {
-	case q.search != "":
-		return st.Muted.Render("No conflict matches “" + safetext.Line(q.search) + "”. Press " + keyOf(k.Back) + " to clear the filter.")
-	case q.all:
-		return st.Muted.Render("This field has no conflicts yet.")
-	}
-	if q.viewer == "" {
-		return st.Success.Render("Nothing waits for a person.") + " " +
-			st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
-	}
-	return st.Success.Render("Nothing waits for you.") + " " +
-		st.Muted.Render("No conflict is escalated or put to a vote. Press "+keyOf(k.AllStatuses)+" to see every status and the resolved history.")
-}
-
-func (q queue) countsLine(st Styles, marked, w int) string {
-	var parts []string
-	for _, s := range model.ConflictStatuses {
-		n := q.counts[s]
-		style := st.Muted
-		if n > 0 {
-			if ss, ok := st.Status[string(s)]; ok {
-				style = ss
-			}
-		}
-		parts = append(parts, style.Render(fmt.Sprintf("%s %d", strings.ReplaceAll(string(s), "_", " "), n)))
-	}
-	scope := "waiting for people"
-	switch {
-	case q.all:
-		scope = "all statuses"
-	case q.mineOnly:
-		scope = "only yours"
-	}
-	order := "by " + string(q.sort)
-	if q.personal {
-		order = "yours and due soon first, then " + order
-	}
-	line := strings.Join(parts, st.Muted.Render(" · "))
-	if marked > 0 {
-		line += "   " + st.Header.Render(fmt.Sprintf("%d marked", marked))
-	}
-	line += st.Muted.Render("   showing " + scope + ", " + order)
-	return ansi.Truncate(line, w, "…")
-}
-
-// click is the last mouse click on the queue, to tell a double click:
-// a second click on row while armed is one.
-type click struct {
-	row, n int
-	armed  bool
-}
-
-// clickExpiredMsg disarms click n: a second click now is a new click.
-type clickExpiredMsg struct{ n int }
-
-// doubleClick is how close two clicks on one row are to open it.
-const doubleClick = 400 * time.Millisecond
-
-// queueClick selects the row clicked; a second click on it soon after
-// opens it.
-func (m *Model) queueClick(msg tea.MouseClickMsg) tea.Cmd {
-	q := &m.queue
-	if msg.Mouse().Button != tea.MouseLeft || q.editing || len(q.rows) == 0 {
-		return nil
-	}
-	// The header line, the counts line, the filter's line when shown,
-	// then the table's header: rows start below them.
-	first := 3
-	if q.editing || q.search != "" {
-		first++
-	}
-	i := q.top + msg.Mouse().Y - first
-	if i < q.top || i >= len(q.rows) || i >= q.top+m.queueRows() {
-		return nil
-	}
-	again := m.lastClick.armed && m.lastClick.row == i
-	q.cursor = i
-	n := m.lastClick.n + 1
-	if again {
-		m.lastClick = click{row: -1, n: n}
-		return m.open(q.rows[i].ID)
-	}
-	m.lastClick = click{row: i, n: n, armed: true}
-	return m.after(doubleClick, clickExpiredMsg{n: n})
-}
-
-// clickExpired disarms the last click once a double click's time is
-// past.
-func (m *Model) clickExpired(msg clickExpiredMsg) {
-	if msg.n == m.lastClick.n {
-		m.lastClick.armed = false
-	}
 }
 
 // queueScreen is the queue of conflicts waiting for people.
@@ -637,12 +484,28 @@ type queueScreen struct{}
 func (queueScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.queueKey(msg) }
 func (queueScreen) help(m *Model) []key.Binding               { return m.queueHelp() }
 
+func (queueScreen) place(m *Model) keymap.Context {
+	if m.queue.editing {
+		return keymap.InFilter
+	}
+	return keymap.InQueue
+}
+
 func (queueScreen) view(m *Model, w, h int) string {
-	return m.queue.view(m.styles, m.keys, m.marks, m.isPending, w, h, m.now())
+	if !m.previewShown() {
+		return m.queue.view(m.styles, m.keys, m.marks, m.isPending, w, h, m.now())
+	}
+	pw := m.previewWidth()
+	return beside(m.queue.view(m.styles, m.keys, m.marks, m.isPending, m.queueWidth(), h, m.now()), w-pw, m.previewView(pw, h))
 }
 
 func (queueScreen) prepare(m *Model) {
-	m.queue.prepare(m.styles, m.marks, m.isPending, m.width, m.queueRows(), m.now())
+	m.queue.beside = m.previewShown()
+	if m.queue.tabs {
+		m.queue.tabsText = m.tabsLine(m.queueWidth())
+	}
+	m.queue.prepare(m.styles, m.marks, m.isPending, m.queueWidth(), m.queueRows(), m.now())
+	m.preparePreview()
 }
 
 func (queueScreen) update(m *Model, msg tea.Msg) tea.Cmd {

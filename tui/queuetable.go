@@ -31,12 +31,12 @@ func queueColumns(w, idWidth int, oneAuthor bool) columns {
 		c.agents, c.typ = 22, 0
 	}
 	if w < 90 {
-		c.agents, c.status, c.owner = 0, 9, 9
+		c.agents, c.status, c.owner = 0, 10, 10
 	}
 	if oneAuthor {
 		c.agents = 0
 	}
-	c.desc = max(10, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-c.owner-c.due-2)
+	c.desc = max(12, w-c.id-c.typ-c.status-c.age-c.agents-c.tally-c.owner-c.due-2)
 	return c
 }
 

@@ -207,6 +207,9 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.prompt = nil
 		return nil
+	case m.opensHelp(msg):
+		m.openHelp()
+		return nil
 	case typed:
 	case key.Matches(msg, k.Up):
 		if len(m.recent) > 0 {

@@ -46,10 +46,16 @@ func (m *Model) promptView() string {
 		head = m.batchLine(p.kind, p.plans)
 	}
 	lines := wrapLines(head, w)
+	if p.loaded && len(p.plans) > 1 {
+		lines = append(lines, m.batchPlanLines(p.kind, p.plans, w)...)
+	}
 	if p.problem != "" {
 		lines = append(lines, wrapLines(st.Error.Render(p.problem), w)...)
 	}
 	hint := st.Muted.Render(helpOf(m.keys.Accept) + " · " + keyOf(m.keys.Back) + " cancel")
+	if h, ok := m.helpHint(); ok {
+		hint += st.Muted.Render(" · " + helpOf(h))
+	}
 	lines = append(lines, st.Key.Render("›")+" "+p.input.View(), hint)
 	return strings.Join(lines, "\n")
 }
@@ -88,7 +94,7 @@ func (m *Model) planLine(kind quickKind, pl plan) string {
 	case pl.req.Strategy == model.Synthesis:
 		parts = append(parts, safetext.Line(c.ID)+": a new unit replaces both")
 	case kind == quickDismiss:
-		parts = append(parts, safetext.Line(c.ID)+" dismissed: both units stand")
+		parts = append(parts, safetext.Line(c.ID)+": not a real conflict, both units stand")
 	default:
 		why := "your judgment"
 		for _, pick := range pl.detail.Picks {
@@ -140,6 +146,53 @@ func (m *Model) batchLine(kind quickKind, plans []plan) string {
 		line += st.Warn.Render(fmt.Sprintf(" · %d would be refused and left: %s", len(refused), strings.Join(refused, ", ")))
 	}
 	return line
+}
+
+// batchPlanLines list a batch's conflicts one a line: what each one's
+// decision keeps and whom it tells, or why it would be refused; as many
+// as a third of the screen holds, then how many more.
+func (m *Model) batchPlanLines(kind quickKind, plans []plan, w int) []string {
+	st := m.styles
+	room := max(3, m.height/3)
+	var out []string
+	for i, pl := range plans {
+		if len(out) >= room-1 && i < len(plans)-1 {
+			out = append(out, st.Muted.Render(fmt.Sprintf("  … and %d more marked conflicts, each decided the same way", len(plans)-i)))
+			break
+		}
+		id := safetext.Line(pl.req.ConflictID)
+		var what string
+		switch {
+		case pl.refusal != "":
+			what = st.Warn.Render("refused and left: " + safetext.Line(pl.refusal))
+		case pl.vote != nil:
+			what = "your ballot for " + pl.detail.Conflict.Side(pl.vote.Choice) + " (" + safetext.Line(pl.vote.Choice) + ")"
+		case kind == quickRework:
+			what = "back to its authors for rework"
+		default:
+			what = m.planOutcome(kind, pl)
+		}
+		out = append(out, wrapLines("  "+id+": "+what, w)...)
+	}
+	return out
+}
+
+// planOutcome says in a few words what one planned decision keeps and
+// whom it tells: "mem-035 prevails (confidence_weighted) · notifies
+// ana-quill, sre-atlas".
+func (m *Model) planOutcome(kind quickKind, pl plan) string {
+	fs := model.Foresee(pl.detail, m.agents, pl.req.Strategy, pl.winner)
+	what := "both units stand"
+	switch {
+	case pl.req.Strategy == model.Synthesis:
+		what = "a new unit replaces both"
+	case kind != quickDismiss && pl.winner != "":
+		what = safetext.Line(pl.winner) + " prevails (" + string(pl.req.Strategy) + ")"
+	}
+	if len(fs.Notified) > 0 {
+		what += " · notifies " + safetext.Line(strings.Join(fs.Notified, ", "))
+	}
+	return what
 }
 
 // promptHeight is how many lines the prompt takes at the bottom.

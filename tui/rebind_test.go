@@ -13,6 +13,7 @@ import (
 	"arbiter/demo"
 	arbiterfield "arbiter/field"
 	"arbiter/internal/keymap"
+	"arbiter/internal/queueview"
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/key"
@@ -59,13 +60,13 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 	}{
 		{"up", "ctrl+f", []check{
 			{at: queueAt("the queue, one row down", func(s *driver) { s.press(s.k.Down); s.waitFor("▸ conflict-011") }),
-				shows: []string{"%s up"}, does: showing("▸ conflict-008")},
+				does: showing("▸ conflict-008")},
 			{at: atConflictEnd, does: scrolling},
 			{at: decideAt("the strategies, one down", func(s *driver) { s.press(s.k.Down); s.waitFor("▸ confidence_weighted") }),
 				does: showing("▸ last_write_wins")},
 		}},
 		{"down", "n", []check{
-			{at: atQueue, shows: []string{"%s down"}, does: showing("▸ conflict-011")},
+			{at: atQueue, does: showing("▸ conflict-011")},
 			{at: atConflict, does: scrolling},
 			{at: atDecide, does: showing("▸ confidence_weighted")},
 		}},
@@ -86,9 +87,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atConflict, does: scrolling},
 		}},
 		{"open", "o", []check{
-			{at: atQueue, shows: []string{"%s open"}, does: showing("Rules:")},
-			{at: atDecideResult, does: showing("showing waiting for people")},
-			{at: atVoteResult, does: showing("showing waiting for people")},
+			{at: atQueue, shows: []string{"%s open"}, does: showing("· version 2 · detected")},
 			{at: atInbox, shows: []string{"%s open"}, does: showing("Rules:")},
 		}},
 		{"filter", "f", []check{
@@ -118,6 +117,16 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atConflict, does: showing("newest first")},
 			{at: atInbox, does: hiding("newest first")},
 		}},
+		{"preview_pane", "v", []check{
+			{at: atQueue, shows: []string{"%s preview"}, does: hiding("╮")},
+			{at: atNarrowQueue, does: showing("The preview shows beside the queue on a terminal of 140 columns or more")},
+		}},
+		{"next_view", "}", []check{
+			{at: atViews, shows: []string{"%s next view", "[ %s switch views"}, does: showing("the view “Mine”")},
+		}},
+		{"prev_view", "{", []check{
+			{at: atViews, shows: []string{"%s ] switch views"}, does: showing("the view “Overdue”")},
+		}},
 		{"keep_a", "K", []check{
 			{at: atQueue, shows: []string{"%s keep A"}, does: showing("Keep A conflict-008:")},
 			{at: atPlainConflict, shows: []string{"%s keep A"}, does: showing("Keep A conflict-011:")},
@@ -127,8 +136,8 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atPlainConflict, shows: []string{"%s keep B"}, does: showing("Keep B conflict-011:")},
 		}},
 		{"dismiss", "Q", []check{
-			{at: atQueue, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008 dismissed")},
-			{at: atPlainConflict, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-011 dismissed")},
+			{at: atQueue, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-008: not a real conflict")},
+			{at: atPlainConflict, shows: []string{"%s dismiss"}, does: showing("Dismiss conflict-011: not a real conflict")},
 		}},
 		{"mark", "x", []check{
 			{at: atQueue, shows: []string{"%s mark"}, does: showing("1 marked")},
@@ -137,12 +146,12 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atQueue, does: showing("8 marked")},
 		}},
 		{"accept", "ctrl+w", []check{
-			{at: atPrompt, shows: []string{"%s write it"}, does: showing("written in")},
+			{at: atPrompt, shows: []string{"%s write it"}, does: showing("— written in")},
 		}},
 		{"undo", "ctrl+z", []check{
 			{at: atWaiting, shows: []string{"%s undo"}, does: showing("Undone:")},
 		}},
-		{"approve", "P", []check{
+		{"approve", "ctrl+x", []check{
 			{at: atQueue, does: showing("Approve plan-juno's proposal")},
 			{at: atConflict, shows: []string{"%s approve"}, does: showing("Approve plan-juno's proposal")},
 		}},
@@ -200,12 +209,16 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atBallot, does: showing("▍Rationale")},
 		}},
 		{"choose_a", "x", []check{
-			{at: winnerAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-008", "A")},
-			{at: ballotAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-014", "A")},
+			{at: winnerAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-008", "A"),
+				again: backTo("▍Winner")},
+			{at: ballotAt("B", func(s *driver) { s.press(s.k.ChooseB) }), shows: []string{"%s for A"}, does: choosing("conflict-014", "A"),
+				again: backTo("▍For")},
 		}},
 		{"choose_b", "z", []check{
-			{at: winnerAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-008", "B")},
-			{at: ballotAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-014", "B")},
+			{at: winnerAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-008", "B"),
+				again: backTo("▍Winner")},
+			{at: ballotAt("A", func(s *driver) { s.press(s.k.ChooseA) }), shows: []string{"%s for B"}, does: choosing("conflict-014", "B"),
+				again: backTo("▍For")},
 		}},
 		{"submit", "ctrl+o", []check{
 			{at: atDismissal, shows: []string{"%s submit"}, does: showing("Write this decision?")},
@@ -232,7 +245,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 		}},
 		{"confirm", "o", []check{
 			{at: atDecideConfirm, shows: []string{"%s yes", "%s write it"}, does: showing("Written."), again: resubmit("Write this decision?")},
-			{at: atVoteConfirm, shows: []string{"%s yes", "%s cast it"}, does: showing("Your vote is counted."), again: resubmit("Cast this vote?")},
+			{at: atVoteConfirm, shows: []string{"%s yes", "%s cast it"}, does: showing("is counted:"), again: resubmit("Cast this vote?")},
 		}},
 		{"cancel", "x", []check{
 			{at: atDecideConfirm, shows: []string{"%s no", "X go back (default)"}, does: hiding("Write this decision?"), anyKey: true},
@@ -248,18 +261,17 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atConflict, shows: []string{"%s back"}, does: showing("showing waiting for people")},
 			{at: atDecide, shows: []string{"%s back"}, does: showing("Rules:")},
 			{at: atBallot, shows: []string{"%s back"}, does: showing("Rules:")},
-			{at: atDecideResult, shows: []string{"%s returns to the queue"}, does: showing("showing waiting for people")},
-			{at: atVoteResult, shows: []string{"%s returns to the queue"}, does: showing("showing waiting for people")},
+			{at: atHelp, shows: []string{"%s back"}, does: hiding("where you are"), anyKey: true},
 			{at: atPrompt, shows: []string{"%s cancel"}, does: hiding("Dismiss conflict-008")},
 		}},
 		{"help", "!", []check{
-			{at: atQueue, shows: []string{"%s help"}, does: showing("previous field")},
-			{at: atConflict, shows: []string{"%s help"}, does: showing("previous field")},
+			{at: atQueue, shows: []string{"%s help"}, does: showing("The queue — where you are")},
+			{at: atConflict, shows: []string{"%s help"}, does: showing("A conflict — where you are")},
+			{at: atBallot, shows: []string{"%s help"}, does: showing("Forms — where you are"), again: backTo("▍For")},
 		}},
 		{"quit", "x", []check{
 			{at: atQueue, shows: []string{"%s quit"}, does: quitting},
 			{at: atConflict, does: quitting},
-			{at: atDecideResult, does: showing("showing waiting for people")},
 			{at: atTooSmall, shows: []string{"press %s to quit"}, does: quitting},
 		}},
 		{"force_quit", "ctrl+q", []check{
@@ -269,7 +281,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atDecideConfirm, does: quitting},
 			{at: atHelp, shows: []string{"%s quit"}, does: quitting, again: func(s *driver) {
 				s.press(s.k.Help) // the old key closed it, as any key does
-				s.waitFor("previous field")
+				s.waitFor("where you are")
 			}},
 			{at: place{"a form, too small", demo.Operator, 140, 40, false, func(s *driver) {
 				atDismissal.reach(s)
@@ -364,9 +376,26 @@ func startAt(t *testing.T, template string, k keymap.Map, p place) *driver {
 		if p.name == atWaiting.name {
 			o.UndoWindow = time.Minute // long enough to undo
 		}
+		if p.name == atViews.name {
+			o.Views = testViews(t)
+		}
 	})
 	p.reach(s)
 	return s
+}
+
+// testViews are views as a config file gives them: Mine, then Overdue.
+func testViews(t testing.TB) []queueview.View {
+	t.Helper()
+	var out []queueview.View
+	for _, v := range [][2]string{{"Mine", "mine"}, {"Overdue", "due:overdue"}} {
+		view, err := queueview.Parse(v[0], v[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, view)
+	}
+	return out
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -455,12 +484,23 @@ var (
 		s.typeText("zzz")
 		s.waitFor("No conflict matches")
 	})
-	atHelp = queueAt("the help", func(s *driver) { s.press(s.k.Help); s.waitFor("previous field") })
+	// atHelp is the help on a terminal tall enough to show all of it.
+	atHelp = place{"the help", demo.Operator, 140, 400, false, func(s *driver) {
+		s.waitFor("▸ conflict-008", "authority 10")
+		s.press(s.k.Help)
+		s.waitFor("where you are", "previous field")
+	}}
+	// atNarrowQueue is the queue too narrow for the preview; atViews, the
+	// queue with views (startAt gives it testViews).
+	atNarrowQueue = place{"the queue, narrow", demo.Operator, 100, 30, false, func(s *driver) { s.waitFor("▸ conflict-008") }}
+	atViews       = place{"the queue with views", demo.Operator, 140, 40, false, func(s *driver) {
+		s.waitFor("▸ conflict-008", "authority 10", "Waiting")
+	}}
 	// atPrompt is a quick dismissal of conflict-008 with its rationale
 	// typed; atWaiting, that dismissal in its undo window.
 	atPrompt = queueAt("a quick decision's prompt", func(s *driver) {
 		s.press(s.k.Dismiss)
-		s.waitFor("Dismiss conflict-008 dismissed")
+		s.waitFor("Dismiss conflict-008: not a real conflict")
 		s.typeText("Different payment classes.")
 		s.waitFor("Different payment classes.")
 	})
@@ -557,11 +597,6 @@ var (
 		s.press(s.k.Submit)
 		s.waitFor("Write this decision?")
 	}}
-	atDecideResult = place{"a decision's answer", demo.Operator, 140, 40, false, func(s *driver) {
-		atDecideConfirm.reach(s)
-		s.press(s.k.Confirm)
-		s.waitFor("Written.")
-	}}
 
 	atBallotConflict = ballotConflictAt("a conflict put to a vote", func(*driver) {})
 	atBallot         = ballotAt("the ballot", func(*driver) {})
@@ -575,11 +610,6 @@ var (
 		atBallotFilled.reach(s)
 		s.press(s.k.Submit)
 		s.waitFor("Cast this vote?")
-	}}
-	atVoteResult = place{"a ballot's answer", "lead-priya", 140, 40, false, func(s *driver) {
-		atVoteConfirm.reach(s)
-		s.press(s.k.Confirm)
-		s.waitFor("Your vote is counted.")
 	}}
 )
 
@@ -657,6 +687,20 @@ func ballotAt(name string, then func(*driver)) place {
 		s.settle()
 	})
 	return p
+}
+
+// backTo goes back to the choice of a side (area) after an old key, now
+// text, went to the rationale.
+func backTo(area string) func(*driver) {
+	return func(s *driver) {
+		for range 3 {
+			if strings.Contains(s.Frame(), area) {
+				return
+			}
+			s.press(s.k.Prev)
+		}
+		s.waitFor(area)
+	}
 }
 
 // resubmit asks again for the confirmation an old key answered No to.

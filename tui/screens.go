@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"arbiter/internal/keymap"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -61,4 +63,46 @@ func (m *Model) inConflict() bool {
 		}
 	}
 	return false
+}
+
+// A screen may also say where its keys act now (keymap's places): the
+// help lists that place's bindings first, and the footer names help's
+// key that works there. A screen without it is taken to be where most
+// of its footer's bindings act.
+type placed interface{ place(m *Model) keymap.Context }
+
+// place is where the person's keys act now: the quick decision's prompt
+// when it is open, else the screen in front's place.
+func (m *Model) place() keymap.Context {
+	if m.prompt != nil {
+		if _, ok := m.top().(helpScreen); !ok {
+			return keymap.InPrompt
+		}
+	}
+	return placeOf(m, m.top())
+}
+
+// placeOf is where s's keys act now.
+func placeOf(m *Model, s screen) keymap.Context {
+	if p, ok := s.(placed); ok {
+		return p.place(m)
+	}
+	votes := map[keymap.Context]int{}
+	best := keymap.Context(0)
+	for _, b := range s.help(m) {
+		for _, e := range m.keys.Entries() {
+			if !sameKeys(e.Binding, b) {
+				continue
+			}
+			for bit := keymap.Context(1); bit != 0 && bit <= keymap.Everywhere; bit <<= 1 {
+				if e.In&bit != 0 && e.In != keymap.Everywhere {
+					votes[bit]++
+					if votes[bit] > votes[best] {
+						best = bit
+					}
+				}
+			}
+		}
+	}
+	return best
 }

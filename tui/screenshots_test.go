@@ -33,8 +33,16 @@ func TestScreenshots(t *testing.T) {
 	svc := openService(t, demoField(t), false)
 
 	s := start(t, svc, demo.Operator, w, h)
-	s.waitFor("▸ conflict-008", "authority 10")
+	s.waitFor("▸ conflict-008", "authority 10", "A: mem-023 by ana-quill", "B: mem-026 by sre-atlas")
+	write("preview", "arbiter — the queue, the conflict under the cursor beside it", s)
+	s.press(s.k.PreviewPane)
+	s.waitFor("AGENTS")
 	write("queue", "arbiter — the queue", s)
+	s.press(s.k.Help)
+	s.waitFor("The queue — where you are")
+	write("help", "arbiter — help: the keys of the screen you are on first", s)
+	s.keys("esc")
+	s.waitFor("AGENTS")
 
 	s.keys("enter")
 	s.waitFor("Shadow reconciliation", "The 0.004 % leaves out")

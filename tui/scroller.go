@@ -3,6 +3,10 @@ package tui
 import (
 	"strings"
 
+	"arbiter/internal/keymap"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -40,7 +44,7 @@ func (s *scroller) SetContent(text string, wrap bool) {
 	for i, l := range s.lines {
 		w := ansi.StringWidth(l)
 		if w > s.w {
-			l = ansi.Truncate(l, s.w, "")
+			l = ansi.Truncate(l, s.w, "…") // never cut without a sign
 			s.lines[i], w = l, ansi.StringWidth(l)
 		}
 		s.widths[i] = w
@@ -80,4 +84,22 @@ func (s *scroller) clamp() {
 func (s *scroller) Visible() ([]string, []int) {
 	end := min(len(s.lines), s.off+s.h)
 	return s.lines[s.off:end], s.widths[s.off:end]
+}
+
+// scrollBy is where a scroll key moves a view whose first line shown is
+// top, a page being page lines; the view keeps it within its lines.
+func scrollBy(msg tea.KeyPressMsg, k keymap.Map, top, page int) int {
+	switch {
+	case key.Matches(msg, k.Up):
+		return max(0, top-1)
+	case key.Matches(msg, k.Down):
+		return top + 1
+	case key.Matches(msg, k.PageUp):
+		return max(0, top-page)
+	case key.Matches(msg, k.PageDown):
+		return top + page
+	case key.Matches(msg, k.Bottom):
+		return 1 << 30
+	}
+	return 0
 }

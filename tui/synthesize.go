@@ -27,7 +27,7 @@ func (m *Model) startSynthesis() tea.Cmd {
 	}
 	f := c.decide
 	var back tea.Cmd
-	if f == nil || f.result != nil {
+	if f == nil {
 		f = newDecideForm(c, m.me, m.styles.Theme.Dark, m.keys)
 		c.decide = f
 		back = m.takeUpDraft(c, model.DraftDecide)

@@ -209,7 +209,8 @@ func (t threeView) paneView(st Styles, i int) string {
 	text := t.heads[i]
 	text.lines, text.widths = text.lines[:len(text.lines):len(text.lines)], text.widths[:len(text.widths):len(text.widths)]
 	text.extend(t.panes[i].Visible())
-	return box(text, t.innerW, t.paneH, st.PaneBorder)
+	top, bottom := scrollLabels(st, &t.panes[i])
+	return labeledBox(text, t.innerW, t.paneH, st.PaneBorder, top, bottom)
 }
 
 func (v conflictView) threeTabs(st Styles, k keymap.Map) string {

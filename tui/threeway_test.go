@@ -62,7 +62,10 @@ func TestThreeWayShowsTheAncestorAndWhatEachSideChangedInIt(t *testing.T) {
 
 	// The help lists the key on a conflict that has an ancestor.
 	s.press(s.k.Help)
-	s.waitFor("previous field", keyOf(s.k.ThreeWay)+"   three-way")
+	s.waitFor("A conflict — where you are")
+	if h := wholeHelp(s); !strings.Contains(h, keyOf(s.k.ThreeWay)+" three-way:") {
+		t.Errorf("the help does not list the three-way key:\n%s", h)
+	}
 	s.keys("x") // closes the help
 	s.waitFor("base mem-038")
 
@@ -129,12 +132,12 @@ func TestThreeWayKeyWithoutAnAncestorShowsTheWordDiffAndSaysWhy(t *testing.T) {
 		t.Errorf("the footer names the three-way key where it shows none:\n%s", f)
 	}
 	s.press(s.k.Help)
-	f = s.waitFor("previous field", "word diff")
-	if strings.Contains(f, "three-way") {
-		t.Errorf("the help names the three-way key over a conflict without an ancestor:\n%s", f)
+	s.waitFor("A conflict — where you are")
+	if h := wholeHelp(s); strings.Contains(h, "three-way") || !strings.Contains(h, "word diff") {
+		t.Errorf("the help names the three-way key over a conflict without an ancestor:\n%s", h)
 	}
 	s.keys("x")
-	s.waitGone("previous field")
+	s.waitGone("where you are")
 	s.press(s.k.ThreeWay)
 	s.waitFor("conflict-008 has no common ancestor: A and B revise no earlier unit in common. Showing their word diff (w) instead.",
 		"**0.004 %**")

@@ -99,10 +99,10 @@ func TestAChangeElsewhereReachesAFormAskingToConfirm(t *testing.T) {
 func TestYourOwnDecisionIsNotReportedAsAChange(t *testing.T) {
 	_, s := onConflict008(t)
 	s.keys("X")
-	s.waitFor("Dismiss conflict-008 dismissed")
+	s.waitFor("Dismiss conflict-008: not a real conflict")
 	s.typeText("Different payment classes.")
 	s.keys("enter")
-	s.waitFor("Written: conflict-008: dismiss.")
+	s.waitFor("Written. conflict-008 is now resolved (dismiss)")
 	s.keys("a")
 	s.waitFor("showing all statuses")
 	openByFilter(s, "conflict-008")
@@ -121,11 +121,11 @@ func TestAfterADecisionTheCursorGoesToYourNextConflict(t *testing.T) {
 	s.keys("j", "j")
 	s.waitFor("▸ conflict-012")
 	s.keys("X")
-	s.waitFor("Dismiss conflict-012 dismissed")
+	s.waitFor("Dismiss conflict-012: not a real conflict")
 	s.typeText("Not a conflict.")
 	s.keys("enter")
 	s.waitFor("▸ conflict-009", "⋯ conflict-012")
-	s.waitFor("Written: conflict-012: dismiss.")
+	s.waitFor("Written. conflict-012 is now resolved (dismiss)")
 	f := s.waitGone("conflict-012 ")
 	if !strings.Contains(f, "▸ conflict-009") {
 		t.Errorf("after the queue reloaded, the cursor left conflict-009:\n%s", f)
@@ -169,7 +169,8 @@ func TestHintsNameWhatWorksForThisPerson(t *testing.T) {
 		t.Errorf("a resolved conflict offers a decision:\n%s", footerOf(f))
 	}
 
-	// A vote's answer says how to leave it, and quit leaves it.
+	// A ballot cast in the form goes back to the queue, as a quick one
+	// does, and says what it did there.
 	priya := start(t, svc, "lead-priya", 140, 40)
 	priya.waitFor("authority 6")
 	openByFilter(priya, "conflict-016")
@@ -178,12 +179,10 @@ func TestHintsNameWhatWorksForThisPerson(t *testing.T) {
 	priya.keys("ctrl+s")
 	priya.waitFor("Cast this vote?")
 	priya.keys("y")
-	f = priya.waitFor("Your vote is counted.")
-	if foot := footerOf(f); !strings.Contains(foot, "esc back") || strings.Contains(foot, "submit") {
-		t.Errorf("the answer's footer: %q", foot)
+	priya.waitFor("is counted:", "showing waiting for people")
+	if foot := priya.waitGone("is counted:"); strings.Contains(footerOf(foot), "submit") {
+		t.Errorf("the queue's footer after the ballot: %q", footerOf(foot))
 	}
-	priya.keys("q")
-	priya.waitFor("showing waiting for people")
 }
 
 // footerOf is a frame's last line.
@@ -251,10 +250,10 @@ func TestTheQueueMarksConflictsDecidedOffline(t *testing.T) {
 	s := start(t, svc, demo.Operator, 140, 40)
 	s.waitFor("OFFLINE", "▸ conflict-008")
 	s.keys("X")
-	s.waitFor("Dismiss conflict-008 dismissed", "will notify", "when applied")
+	s.waitFor("Dismiss conflict-008: not a real conflict", "will notify", "when applied")
 	s.typeText("Different payment classes.")
 	s.keys("enter")
-	s.waitFor("↷ conflict-008", "nothing is notified until")
+	s.waitFor("↷ conflict-008", "nobody is notified until")
 }
 
 // The filter finds what the queue shows: statuses as shown, unit ids.

@@ -12,6 +12,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if drafts := m.watchDrafts(); drafts != nil {
 		cmd = tea.Batch(cmd, drafts)
 	}
+	if more := m.wantPreview(); more != nil {
+		cmd = tea.Batch(cmd, more)
+	}
 	m.prepare()
 	return m, cmd
 }
@@ -50,6 +53,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pendingTick(msg)
 	case pendingDoneMsg:
 		return m.pendingDone(msg)
+	case pendingCheckedMsg:
+		return m.pendingChecked(msg)
 	case reopenedMsg:
 		return m.reopened(msg)
 	case sweepDueMsg:
@@ -65,6 +70,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.queueLoaded(msg)
 	case detailLoadedMsg:
 		return m.detailLoaded(msg)
+	case previewLoadedMsg:
+		m.previewLoaded(msg)
+		return nil
 	case statsLoadedMsg:
 		return m.statsLoaded(msg)
 	case newsMsg:
@@ -89,7 +97,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmds := []tea.Cmd{watch(m.ctx, m.svc, msg.version)}
 		if msg.version != m.version {
 			m.version = msg.version
-			cmds = append(cmds, m.reloadQueue())
+			cmds = append(cmds, m.reloadQueue(), m.checkPending())
 			if m.heldElsewhere {
 				cmds = append(cmds, m.heldReport())
 			}
@@ -228,6 +236,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if key.Matches(msg, m.keys.ForceQuit) {
 		return m.quit()
+	}
+	if m.tooSmall() {
+		// Nothing else is on screen to act on: only quitting works.
+		if key.Matches(msg, m.quitKey()) {
+			return m.quit()
+		}
+		return nil
+	}
+	if _, ok := m.top().(helpScreen); ok {
+		return m.top().key(m, msg)
 	}
 	if m.prompt != nil {
 		return m.promptKey(msg)

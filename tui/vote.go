@@ -18,12 +18,15 @@ import (
 // voteForm is a ballot being written on a conflict put to a vote, which
 // it reads from the conflict's one value (open.go).
 type voteForm struct {
-	submission[model.VoteResponse]
+	submission
 	*openConflict
 	me        model.Agent
 	choice    string
 	focus     focusArea
 	rationale textarea.Model
+	// stray says that text typed on the choice of side went to the
+	// rationale ("" when none did): see pickSide.
+	stray string
 }
 
 func newVoteForm(c *openConflict, me model.Agent, dark bool) *voteForm {
@@ -34,12 +37,10 @@ func newVoteForm(c *openConflict, me model.Agent, dark bool) *voteForm {
 			f.rationale.SetValue(b.Rationale)
 		}
 	}
-	if f.choice == "" {
-		f.focus = focusWinner
-	} else {
-		f.focus = focusRationale
-		f.rationale.Focus()
-	}
+	// It opens on the choice of side, where the side keys act and the
+	// hint says so, whether or not a ballot is changed: typing then goes
+	// to the rationale only once tab takes the keyboard there.
+	f.focus = focusWinner
 	return f
 }
 
@@ -67,7 +68,7 @@ func (m *Model) startVote() tea.Cmd {
 			model.WhoActs(d.Policy, m.agents, summaryOf(d)) + " may.")
 	}
 	var back tea.Cmd
-	if v.vote == nil || v.vote.result != nil {
+	if v.vote == nil {
 		v.vote = newVoteForm(v.openConflict, m.me, m.styles.Theme.Dark)
 		back = m.takeUpDraft(v.openConflict, model.DraftVote)
 	}
@@ -132,17 +133,18 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 	if f.busy && key.Matches(msg, k.Undo) {
 		return m.undo()
 	}
-	switch f.key(msg, k, k.Back, k.Open, k.Quit) {
+	if m.opensHelp(msg) {
+		m.openHelp()
+		return nil
+	}
+	switch f.key(msg, k) {
 	case stepNone:
 		return nil
 	case stepSend:
 		req, _ := f.request(k)
-		return m.holdVote(req.ConflictID+": a vote for "+f.detail.Conflict.Side(req.Choice), req)
-	case stepLeave:
-		m.toQueue()
-		m.conflict.vote = nil
-		m.queue.skipTo(m.queueRows(), m.isPending, f.detail.Conflict.ID)
-		return m.reloadQueue()
+		cmd := m.holdVote(req.ConflictID+": a vote for "+f.detail.Conflict.Side(req.Choice), req)
+		m.afterDecision(req.ConflictID)
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Back):
@@ -154,13 +156,16 @@ func (m *Model) voteKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Next, k.Prev):
 		f.cycle()
+		f.stray = ""
 		return nil
 	}
 	if f.focus == focusWinner {
-		if id := chooseSide(msg, k, f.detail.Conflict); id != "" {
-			f.choice = id
+		var text bool
+		if f.choice, text = pickSide(msg, k, f.detail.Conflict, f.choice); !text {
+			return nil
 		}
-		return nil
+		f.cycle()
+		f.stray = strayNote(k)
 	}
 	var cmd tea.Cmd
 	f.rationale, cmd = f.rationale.Update(msg)
@@ -172,8 +177,6 @@ func (m *Model) voteHelp() []key.Binding {
 	k := m.keys
 	f := m.conflict.vote
 	switch {
-	case f != nil && f.result != nil:
-		return []key.Binding{k.Back}
 	case f != nil && f.busy:
 		return []key.Binding{k.Undo}
 	case f != nil && f.confirming:
@@ -195,38 +198,19 @@ func stillToVote(d model.ConflictDetail, agents []model.Agent) []string {
 	return out
 }
 
-func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) string {
+// view draws the ballot, and says on which of its lines the part that
+// has the keyboard (or the question) starts, so that a short screen can
+// show that part.
+func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pending string) (string, int) {
 	var b strings.Builder
+	focusAt := 0
+	here := func() int { return strings.Count(b.String(), "\n") }
 	c := f.detail.Conflict
 	b.WriteString(st.Title.Render("Vote on "+safetext.Line(c.ID)) + "\n" + sidesLine(st, f.detail) + "\n\n")
-	if f.result == nil {
-		b.WriteString(f.noticeView(st, w))
-	}
-	if r := f.result; r != nil && r.Offline != nil {
-		b.WriteString(st.Success.Render("Recorded.") + " The field is read-only, so your vote went to " +
-			safetext.Line(r.Offline.File) + "; `arbiter apply` casts it on the live field.\n")
-		b.WriteString("\n" + leaveHint(st, k, "the queue"))
-		return b.String()
-	}
+	b.WriteString(f.noticeView(st, w))
 	if f.busy && pending != "" {
 		b.WriteString(pending)
-		return b.String()
-	}
-	if r := f.result; r != nil {
-		b.WriteString(st.Success.Render("Your vote is counted.") + fmt.Sprintf(" %d for A · %d for B · %d of quorum %d\n",
-			r.Tally.ForA, r.Tally.ForB, r.Tally.Total(), r.Tally.Quorum))
-		if r.Changed {
-			b.WriteString("  It replaces your earlier vote.\n")
-		}
-		if r.Closed {
-			b.WriteString(st.Bold.Render("  The vote is closed: ") + safetext.Line(r.Conflict.ID) + " is now " + string(r.Status))
-			if res := r.Conflict.Resolution; res != nil && res.WinnerID != nil {
-				b.WriteString(", " + safetext.Line(*res.WinnerID) + " prevails")
-			}
-			b.WriteString("\n  notified: " + safetext.Line(strings.Join(r.SideEffects.NotifiedAgents, ", ")) + "\n")
-		}
-		b.WriteString("\n" + leaveHint(st, k, "the queue"))
-		return b.String()
+		return b.String(), 0
 	}
 	for _, l := range voteLines(st, f.detail, len(f.detail.Ballots)) {
 		b.WriteString(strings.Join(wrapLines(l, w), "\n") + "\n") // a rationale in full, wrapped
@@ -237,8 +221,23 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 	if m := f.mine(); m != nil {
 		b.WriteString(st.Muted.Render("  you voted for "+c.Side(m.Choice)+"; a new vote replaces it") + "\n")
 	}
-	b.WriteString("\n" + areaLabel(st, f.focus == focusWinner, "For") + "  " + sidesView(st, c, f.choice) +
-		st.Muted.Render("  "+sidesHint(k)+" · "+keyOf(k.Next)+" to the rationale") + "\n\n")
+	if f.focus == focusWinner {
+		focusAt = here() + 1
+	}
+	forLine := areaLabel(st, f.focus == focusWinner, "For") + "  " + sidesView(st, c, f.choice)
+	if f.focus == focusWinner {
+		forLine += st.Muted.Render("  " + sidesHint(k) + " · " + keyOf(k.Next) + " to the rationale")
+	} else {
+		forLine += st.Muted.Render("  " + keyOf(k.Prev) + " to change the side")
+	}
+	b.WriteString("\n" + strings.Join(wrapLines(forLine, w), "\n") + "\n")
+	if f.stray != "" {
+		b.WriteString(strings.Join(wrapLines(st.Warn.Render(f.stray), w), "\n") + "\n")
+	}
+	b.WriteString("\n")
+	if f.focus == focusRationale {
+		focusAt = here()
+	}
 	b.WriteString(areaLabel(st, f.focus == focusRationale, "Rationale") + "\n" + f.rationale.View() + "\n")
 	if f.confirming {
 		t, o, winner, _ := ballotAfter(f.me, f.detail, f.choice)
@@ -255,11 +254,15 @@ func (f *voteForm) view(st Styles, k keymap.Map, agents []model.Agent, w int, pe
 		case model.VoteTiedEscalate:
 			line += st.Warn.Render(" This vote ties it at quorum: it goes to a human operator.")
 		}
-		// In full, however narrow the terminal.
-		b.WriteString("\n" + strings.Join(wrapLines(line, w), "\n") + "\n" + confirmPrompt(st, k, "cast it") + "\n")
+		// In full, however narrow the terminal: the side and the
+		// rationale it is cast with.
+		why := "  rationale: " + safetext.Line(strings.TrimSpace(f.rationale.Value()))
+		focusAt = here() + 1
+		b.WriteString("\n" + strings.Join(wrapLines(line, w), "\n") + "\n" + strings.Join(wrapLines(why, w), "\n") + "\n" +
+			confirmPrompt(st, k, "cast it") + "\n")
 	}
 	b.WriteString(f.statusView(st, w))
-	return b.String()
+	return b.String(), focusAt
 }
 
 // voteScreen is the ballot on the open conflict.
@@ -269,9 +272,22 @@ func (voteScreen) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.voteKey(
 func (voteScreen) help(m *Model) []key.Binding               { return m.voteHelp() }
 func (voteScreen) typing() bool                              { return true }
 
+func (voteScreen) place(m *Model) keymap.Context {
+	f := m.conflict.vote
+	if f == nil {
+		return keymap.InWinner
+	}
+	return formPlace(&f.submission, f.focus)
+}
+
 func (voteScreen) view(m *Model, w, h int) string {
 	if f := m.conflict.vote; f != nil {
-		return f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+		text, focus := f.view(m.styles, m.keys, m.agents, w, m.pendingLine())
+		hint := " · " + keyOf(m.keys.Next) + " moves through the form"
+		if f.confirming {
+			hint = ""
+		}
+		return window(m.styles, text, focus, h, hint)
 	}
 	return ""
 }

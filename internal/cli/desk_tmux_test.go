@@ -1,239 +1,341 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"arbiter/field"
-	"arbiter/model"
-	"arbiter/review"
-	"arbiter/store"
 )
 
-// The desk a lead keeps open all day, in real terminals at 80×24 and
-// 160×48, on the demo field: the inbox and its toasts and the drafts
-// over SSH (`arbiter serve` and the real OpenSSH client), the figures in
-// the screen a person starts.
+// The review screen as a lead and an operator keep it open all day: the
+// real binary in tmux on the demo field, at 80×24 and at 160×48, one test
+// per part of the desk.
 
-var deskSizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+// deskSizes are the terminals every desk test runs in.
+var deskSizes = [][2]int{{80, 24}, {160, 48}}
 
-// noticeUnderCursor is the conflict of the notice under the inbox's
-// cursor.
-var noticeUnderCursor = regexp.MustCompile(`▸ [● ] (conflict-\d+) · `)
-
-// flat is text with its runs of blanks and line ends made one space,
-// and a text box's left edge (┃) gone: a wrapped sentence reads whole in
-// it.
-func flat(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "┃", "")), " ")
-}
-
-// waitForWords waits until the terminal shows text, however it wraps.
-func (s *tmuxSession) waitForWords(text string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		scr := s.screen()
-		if strings.Contains(flat(scr), flat(text)) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, scr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// waitGone waits until the terminal no longer shows text.
-func (s *tmuxSession) waitGone(text string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		scr := s.screen()
-		if !strings.Contains(scr, text) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the terminal still shows %q:\n%s", text, scr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// servedDemo is the demo field served over SSH, with keys for who.
-func servedDemo(t *testing.T, who ...string) (db string, srv *served, login func(w, h int, person string) *tmuxSession) {
+// deskField is a fresh demo field.
+func deskField(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	db = filepath.Join(dir, "demo.db")
+	db := filepath.Join(t.TempDir(), "demo.db")
 	ok(t, "init", "--db", db, "--demo")
-	keys := map[string]string{}
-	for _, p := range who {
-		keys[p] = sshKey(t, dir, p)
-		ok(t, "--db", db, "--as", "ops-maya", "keys", "add", p, keys[p]+".pub")
-	}
-	known := filepath.Join(dir, "known_hosts")
-	srv = serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"))
-	return db, srv, func(w, h int, person string) *tmuxSession {
-		return tmuxSSH(t, w, h, sshArgs(srv.sshAddr, keys[person], known))
-	}
+	return db
 }
 
-// Item 2: the inbox over SSH. The header counts the unread; the inbox
-// lists them newest first, whole, and clears the count; enter opens a
-// notice's conflict; a decision another process makes on an escalation
-// the lead owns comes as a toast, and counts as unread.
-func TestTheInboxAndItsToastsOverSSH(t *testing.T) {
-	for _, size := range deskSizes {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			db, _, login := servedDemo(t, "lead-kenji")
-			kenji := login(size.w, size.h, "lead-kenji")
-			kenji.waitFor("as lead-kenji", "unread · i")
-			kenji.send("i")
-			scr := kenji.waitFor("Inbox", "newest first", "unread", "conflict-016 · vote opened")
-			if !strings.Contains(flat(scr), "conflict-016 is put to a vote by strat-orion (quorum 3)") {
-				t.Errorf("a notice is not shown whole:\n%s", scr)
-			}
-			kenji.waitGone("unread · i") // read: the header's count goes
-			first := noticeUnderCursor.FindStringSubmatch(scr)
-			if first == nil {
-				t.Fatalf("no notice under the cursor:\n%s", scr)
-			}
-			kenji.send("Enter")
-			kenji.waitFor(first[1]+"  ", "Rules:")
-			kenji.send("Escape")
-			kenji.waitFor("newest first")
-			kenji.send("Escape")
-			kenji.waitFor("▸ conflict-")
-
-			ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-012", "--strategy", "authority", "--winner", "mem-039",
-				"--rationale", "The acquirer's own count settles it: 4,200 a second at the peak.")
-			kenji.waitForWords("◆ conflict-012, escalated to you, was decided by ops-maya: mem-039 (A) prevails.")
-			kenji.waitFor("1 unread · i")
-		})
-	}
-}
-
-// draftsOf reads person's drafts on conflict from the field file, as
-// another process would.
-func draftsOf(t *testing.T, db, person, conflict string) []model.Draft {
+// desk opens the screen on db as as, w × h.
+func desk(t *testing.T, w, h int, db, as string, args ...string) *tmuxSession {
 	t.Helper()
-	st, err := field.Open(context.Background(), db, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ds, err := review.New(st).Drafts(context.Background(), person, conflict)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ds
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	s := newTmux(t, w, h, env, append([]string{"--db", db, "--as", as}, args...)...)
+	s.waitFor("▸ conflict-", "escalated ")
+	return s
 }
 
-// Item 6: a ballot being written survives a dropped SSH session (the
-// client killed before the typing paused) and a killed server; the next
-// session offers it back when the conflict opens, and the ballot form
-// takes it up whole.
-func TestADraftSurvivesADroppedSessionAndAKilledServer(t *testing.T) {
-	why := "Thirty days of warm standby covers the first chargeback cycle; after that the cost is not worth it."
-	for _, size := range deskSizes {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			db, srv, login := servedDemo(t, "lead-priya")
-			priya := login(size.w, size.h, "lead-priya")
-			priya.waitFor("as lead-priya", "conflict-014")
-			openBallot014(priya)
-			priya.typeText(why)
-			priya.waitForWords(why)
-			priya.run("kill-server") // the client dies: the session drops as the typing ends
-			deadline := time.Now().Add(30 * time.Second)
-			for ds := draftsOf(t, db, "lead-priya", "conflict-014"); len(ds) == 0 || ds[0].Rationale != why; ds = draftsOf(t, db, "lead-priya", "conflict-014") {
-				if time.Now().After(deadline) {
-					t.Fatalf("after the session dropped the field holds %+v, want the ballot's whole rationale", ds)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
-			// The server is killed, and started again.
-			srv.cmd.Process.Kill()
-			<-srv.done
-			_, _, relogin := servedAgain(t, db)
-			priya = relogin(size.w, size.h, "lead-priya")
-			priya.waitFor("as lead-priya", "conflict-014")
-			priya.send("/")
-			priya.typeText("conflict-014")
-			priya.waitFor("▸ conflict-014")
-			priya.send("Enter", "Enter")
-			priya.waitFor("Your unwritten ballot from", "v takes it up", "D drops it")
-			priya.send("v")
-			priya.waitFor("Vote on conflict-014")
-			priya.waitForWords(why)
-		})
-	}
+// footer is the screen's last line.
+func footer(scr string) string {
+	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
+	return strings.TrimRight(lines[len(lines)-1], " ")
 }
 
-// openBallot014 opens the ballot on demo conflict-014, A chosen and the
-// rationale's box in front.
-func openBallot014(s *tmuxSession) {
+// toRow moves the queue's cursor to id's row.
+func toRow(t *testing.T, s *tmuxSession, id string) {
+	t.Helper()
 	s.send("/")
-	s.typeText("conflict-014")
-	s.waitFor("▸ conflict-014")
-	s.send("Enter", "Enter")
-	s.waitFor("Rules:")
-	s.send("v")
-	s.waitFor("Vote on conflict-014")
-	s.send("a", "Tab")
+	s.typeText(id)
+	s.waitFor("▸ " + id)
+	s.send("Enter") // keep the filter
 }
 
-// servedAgain serves db again over SSH, its people's keys added already.
-func servedAgain(t *testing.T, db string) (*served, string, func(w, h int, person string) *tmuxSession) {
-	t.Helper()
-	dir := filepath.Dir(db)
-	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"))
-	known := filepath.Join(dir, "known_hosts")
-	return srv, known, func(w, h int, person string) *tmuxSession {
-		return tmuxSSH(t, w, h, sshArgs(srv.sshAddr, filepath.Join(dir, person), known))
-	}
-}
-
-// Item 7: the figures in a real terminal. By person lists the people who
-// decided, not agents and not "vote"; the screen says when it read the
-// figures, and reads them again when another process writes.
-func TestTheFiguresFollowTheFieldInARealTerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+// 1. Beside the queue, on 160 columns, the conflict under the cursor:
+// what is disputed, its route, both sides; it follows the cursor. On 80
+// columns its key says why it does not show.
+func TestTheDeskPreviewInATerminal(t *testing.T) {
 	for _, size := range deskSizes {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "demo.db")
-			ok(t, "init", "--db", db, "--demo")
-			s := newTmux(t, size.w, size.h, []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "TZ=UTC"},
-				"--db", db, "--as", "ops-maya")
-			s.waitFor("▸ conflict-008")
-			s.send("#")
-			s.waitFor("Read at", "ctrl+r reads them now", "Open conflicts: 10")
-			scr := s.screen()
-			for i := 0; i < 60 && !strings.Contains(scr, "Agents whose units collide most"); i++ {
-				s.send("j")
-				scr = s.screen()
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := desk(t, size[0], size[1], deskField(t), "ops-maya")
+			if size[0] < 140 {
+				if scr := s.screen(); strings.Contains(scr, "╮") {
+					t.Errorf("a preview on %d columns:\n%s", size[0], scr)
+				}
+				s.send("P")
+				s.waitForFlat("The preview shows beside the queue on a terminal of 140 columns or more; this one has 80.")
+				return
 			}
-			_, person, found := strings.Cut(scr, "by person")
-			person, _, _ = strings.Cut(person, "Agents whose units")
-			if !found || !strings.Contains(person, "ops-maya") || strings.Contains(person, "plan-juno") ||
-				strings.Contains(person, "ana-quill") || strings.Contains(person, " vote ") {
-				t.Fatalf("by person should list the people only:\n%s", scr)
+			s.waitFor("▸ conflict-008", "A: mem-023 by ana-quill", "B: mem-026 by sre-atlas", "Routed to you (ops-maya)",
+				"Rules split:", "Shadow reconciliation")
+			s.send("j")
+			s.waitFor("▸ conflict-011", "A: mem-035", "Merchant dashboard first")
+			s.send("k")
+			s.waitFor("▸ conflict-008", "A: mem-023 by ana-quill")
+			s.send("P")
+			scr := s.waitGone("A: mem-023")
+			if !strings.Contains(scr, "AGENTS") {
+				t.Errorf("without the preview the queue should take the whole width:\n%s", scr)
 			}
-			for _, l := range strings.Split(scr, "\n")[1:] { // the header's field name may give way
-				if strings.Contains(strings.ReplaceAll(l, " … ", ""), "…") {
-					t.Errorf("a line is cut: %q", l)
+		})
+	}
+}
+
+// 3. ? shows the keys of the screen in front first, under headings, and
+// scrolls, saying where it is; the footer ends with ? help, and names #
+// stats at 80 columns.
+func TestTheDeskHelpInATerminal(t *testing.T) {
+	for _, size := range deskSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := desk(t, size[0], size[1], deskField(t), "lead-tomas")
+			scr := s.waitFor("? help") // the screen drawn whole
+			if f := footer(scr); !strings.HasSuffix(f, "? help") || !strings.Contains(f, "# stats") {
+				t.Errorf("the queue's footer: %q", f)
+			}
+			s.send("?")
+			scr = s.waitFor("The queue — where you are", " of ")
+			var seen strings.Builder
+			at := regexp.MustCompile(`lines (\d+)–\d+ of \d+ [↑]*(↓?)`)
+			for range 30 {
+				seen.WriteString(scr)
+				m := at.FindStringSubmatch(scr)
+				if m == nil || m[2] == "" {
+					break // the help's end
+				}
+				s.send("PageDown")
+				// The next page, drawn whole: its position line says so.
+				deadline := time.Now().Add(15 * time.Second)
+				for {
+					scr = s.screen()
+					if n := at.FindStringSubmatch(scr); n != nil && n[1] != m[1] || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(50 * time.Millisecond)
 				}
 			}
-			s.send("g")
-			ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-011", "--strategy", "dismiss", "--rationale", "Not a real conflict.")
-			s.waitFor("Open conflicts: 9")
+			all := flat(seen.String())
+			for _, want := range []string{"The queue — where you are", "A conflict", "Forms", "A confirmation", "Everywhere",
+				"a/← choose A:", "tab next field:", "tab switch pane:", "enter open:", "enter write it:"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("paged through, the help never showed %q", want)
+				}
+			}
+			s.send("Escape")
+			s.waitFor("▸ conflict-")
+			s.send("Enter")
+			scr = s.waitFor("Rules:")
+			if f := footer(scr); !strings.HasSuffix(f, "? help") {
+				t.Errorf("the conflict's footer: %q", f)
+			}
+			s.send("?")
+			s.waitFor("A conflict — where you are")
+		})
+	}
+}
+
+// 4. Nothing is cut without a sign: the queue's header fits; a table of a
+// unit shows every cell; a pane that holds more says where it is.
+func TestTheDeskCutsNothingSilentlyInATerminal(t *testing.T) {
+	for _, size := range deskSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			db := deskField(t)
+			s := desk(t, size[0], size[1], db, "lead-priya")
+			scr := s.waitFor("showing waiting for people", "? help")
+			if head := strings.Split(scr, "\n")[1]; strings.Contains(head, "…") || !strings.Contains(head, "showing waiting for people") {
+				t.Errorf("the queue's header is cut: %q", head)
+			}
+			toRow(t, s, "conflict-014")
+			s.send("Enter")
+			s.waitFor("conflict-014  strategic conflict")
+			s.send("Tab")
+			seen := s.waitFor("B mem-047")
+			for range 12 {
+				s.send("j")
+				seen += s.screen()
+			}
+			for _, want := range []string{"$7.3k", "$31.4k", "$13.4k", "Total", "On-call (two stacks)"} {
+				if !strings.Contains(seen, want) {
+					t.Errorf("the table of mem-047 never showed %q:\n%s", want, s.screen())
+				}
+			}
+			if size[1] == 24 && !regexp.MustCompile(`─ \d+–\d+ of \d+ [↑↓]+ ──╯`).MatchString(seen) {
+				t.Errorf("the pane never said which of its lines show:\n%s", s.screen())
+			}
+			// Each esc is let act before the next key: a key right after
+			// esc reads as alt and that key.
+			s.send("Escape")
+			s.waitFor("▸ conflict-")
+			s.send("Escape")
+			s.waitGone("/ conflict-014")
+			toRow(t, s, "conflict-008")
+			s.send("Enter")
+			s.waitFor("conflict-008  factual conflict")
+			s.send("h")
+			scr = s.waitFor("History", "epoch ")
+			if size[1] == 24 && !regexp.MustCompile(`╭─+ ↑ \d+ more ──╮`).MatchString(scr) {
+				t.Errorf("the history does not say that more is above:\n%s", scr)
+			}
+		})
+	}
+}
+
+// 5. A ballot changed in the form is cast for the side the person chose,
+// with the rationale they typed: text typed on the choice of side goes to
+// the rationale, and the confirmation says both.
+func TestTheDeskBallotInATerminal(t *testing.T) {
+	for _, size := range deskSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			db := deskField(t)
+			s := desk(t, size[0], size[1], db, "lead-priya")
+			toRow(t, s, "conflict-015") // lead-priya voted B on it
+			s.send("Enter")
+			s.waitFor("conflict-015  priority conflict")
+			s.send("v")
+			s.waitFor("Vote on conflict-015", "▍For", "a/b or ←/→")
+			s.typeText("Both cohorts, and a slow start.")
+			s.waitForFlat("What you typed went to the rationale")
+			s.send("C-s")
+			s.waitForFlat("Cast this vote? For B (mem-049)", "rationale: EU first.", "Both cohorts, and a slow start.")
+			s.send("y")
+			s.waitForFlat("is counted:")
+			d := showJSON(t, db, "conflict-015")
+			found := false
+			for _, b := range d.Ballots {
+				found = found || b.VoterID == "lead-priya" && b.Choice == d.Conflict.UnitB &&
+					strings.HasSuffix(b.Rationale, "Both cohorts, and a slow start.")
+			}
+			if !found {
+				t.Errorf("lead-priya's ballot is not for B with the typed rationale: %+v", d.Ballots)
+			}
+		})
+	}
+}
+
+// 8. Views from the config file show as tabs; ] switches them, and each
+// keeps what its query asks for.
+func TestTheDeskViewsInATerminal(t *testing.T) {
+	for _, size := range deskSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			db := deskField(t)
+			config := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(config, []byte("views:\n  - name: Mine\n    query: mine\n  - name: Overdue\n    query: due:overdue\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := desk(t, size[0], size[1], db, "ops-maya", "--config", config)
+			s.waitFor(" Waiting ", " Mine ", " Overdue ", "[ ] switch views")
+			s.send("]")
+			s.waitFor("“Mine”")
+			s.send("]")
+			s.waitFor("“Overdue”", "▸ conflict-011")
+			scr := s.waitGone("conflict-008 ")
+			if n := len(regexp.MustCompile(`(?m)^[ ▸●✓⋯↷]{1,2} ?conflict-\d+`).FindAllString(scr, -1)); n != 1 {
+				t.Errorf("the view Overdue shows %d rows, want conflict-011 alone:\n%s", n, scr)
+			}
+			s.send("[", "[")
+			s.waitFor("showing waiting for people", "conflict-008")
+		})
+	}
+}
+
+// 9. The small ones: keys do nothing while the terminal is too small; a
+// quick decision and a form's end on the queue alike; a refusal says who
+// may once; every status claims no order it is not in; the cursor keeps
+// a row's mark; a batch lists its conflicts; a notice keeps its
+// sentences apart; a decision someone else made first is said refused at
+// once.
+func TestTheDeskSmallOnesInATerminal(t *testing.T) {
+	for _, size := range deskSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			w, h := size[0], size[1]
+			db := deskField(t)
+			lead := desk(t, w, h, db, "lead-priya")
+			toRow(t, lead, "conflict-009") // routed to lead-tomas
+			lead.send("A")
+			scr := lead.waitForFlat("only lead-tomas, its owner, or a human operator (authority 10) may decide it")
+			if strings.Contains(flat(scr), "(ask lead-tomas") {
+				t.Errorf("the refusal says who may twice:\n%s", scr)
+			}
+			lead.send("Escape") // clears the filter
+			lead.waitGone("/ conflict-009")
+			lead.send("a") // not at once after esc, which would make it alt+a
+			scr = lead.waitFor("showing all statuses")
+			if strings.Contains(strings.Split(scr, "\n")[1], "yours") {
+				t.Errorf("every status claims the person's order:\n%s", scr)
+			}
+
+			op := desk(t, w, h, db, "ops-maya")
+			// Too small: keys act on nothing hidden.
+			op.run("resize-window", "-x", "50", "-y", "10")
+			op.waitFor("Terminal too small")
+			op.send("Enter", "X", "d")
+			op.run("resize-window", "-x", itoa(w), "-y", itoa(h))
+			scr = op.waitFor("▸ conflict-008")
+			if strings.Contains(scr, "factual conflict ·") || strings.Contains(scr, "Dismiss conflict-008") {
+				t.Errorf("keys pressed while the terminal was too small acted:\n%s", scr)
+			}
+			// The cursor keeps a row's mark; a batch lists what it does.
+			op.send("Space")
+			op.waitFor("1 marked")
+			op.send("k")
+			op.waitFor("▸✓conflict-008")
+			op.send("j", "Space", "Space")
+			op.waitFor("3 marked")
+			op.send("A")
+			op.waitForFlat("Keep A on 3 marked conflicts", "conflict-008: mem-023 prevails (", "· notifies ")
+			op.send("Escape")
+			op.waitGone("Keep A on")
+			op.send("Escape")
+			op.waitGone("marked")
+			op.send("g")
+			op.waitFor("▸ conflict-008")
+			// A dismissal says what it does once.
+			op.send("X")
+			op.waitForFlat("Dismiss conflict-008: not a real conflict, both units stand")
+			op.send("Escape")
+			op.waitGone("Dismiss conflict-008")
+			// Approve from the conflict, and decide in the form: both end
+			// on the queue, saying what was written.
+			op.send("Enter")
+			op.waitFor("conflict-008  factual conflict", "plan-juno proposes")
+			op.send("p")
+			op.waitForFlat("Approve plan-juno's proposal")
+			op.typeText("The gate holds; Phase 0 may proceed")
+			op.send("Enter")
+			op.waitForFlat("Written. conflict-008 is now resolved (synthesis)", "showing waiting for people")
+			toRow(t, op, "conflict-011")
+			op.send("Enter")
+			op.waitFor("conflict-011  priority conflict")
+			op.send("d")
+			op.waitFor("Decide conflict-011")
+			for range 7 {
+				op.send("Down")
+			}
+			op.waitFor("▸ dismiss")
+			op.send("Tab")
+			op.typeText("Different releases.")
+			op.send("C-s")
+			op.waitFor("Write this decision?")
+			op.send("y")
+			op.waitForFlat("Written. conflict-011 is now resolved (dismiss)", "showing waiting for people")
+			// The approval's notice keeps the person's words and the
+			// approval apart, as two sentences.
+			d := showJSON(t, db, "conflict-008")
+			told := false
+			for _, n := range d.Notifications {
+				told = told || strings.Contains(n.Summary, "Phase 0 may proceed. Approves plan-juno's proposal")
+			}
+			if !told {
+				t.Errorf("no notice of the approval keeps its sentences apart: %+v", d.Notifications)
+			}
+			// A decision someone else made first is said refused as soon
+			// as it waits, not after its undo window.
+			op.send("Escape")
+			op.waitGone("/ conflict-011")
+			toRow(t, op, "conflict-012")
+			op.send("X")
+			op.waitForFlat("Dismiss conflict-012: not a real conflict")
+			op.typeText("Both counts are right.")
+			ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-012", "--strategy", "dismiss", "--rationale", "Decided elsewhere.")
+			op.send("Enter")
+			op.waitForFlat("Not written, the field would refuse it now: conflict-012:")
 		})
 	}
 }

@@ -31,7 +31,7 @@ func (a *app) runScreen(ctx context.Context, cfg config.Config, svc review.Desk,
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	opt := tui.Options{Field: field.Redact(cfg.DB), As: as, Theme: cfg.Theme, NoColor: noColor, Keys: cfg.Keys,
-		SweepEvery: sweepEvery}
+		Views: cfg.Views, SweepEvery: sweepEvery}
 	// The screen's commands stop when it ends: Run cancels their context.
 	err := tui.Run(ctx, svc, opt, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	if err == tea.ErrInterrupted || err == tea.ErrProgramKilled {

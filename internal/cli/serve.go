@@ -90,7 +90,7 @@ another site's is refused (403) unless --allow-origin names it.`,
 				svc := review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As)
 				return serve.Run(ctx, svc, serve.Options{
 					SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
-					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys,
+					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys, Views: cfg.Views,
 					IdleTimeout: idle, MaxSSH: maxSSH, MaxMCP: maxMCP, MaxMCPPerAgent: maxPerAgent,
 					MaxConns: maxConns, MaxConnsPerAddr: maxConnsPerAddr, AllowOrigins: allowOrigins,
 					Log: a.stderr,

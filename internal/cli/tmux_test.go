@@ -86,6 +86,44 @@ func (s *tmuxSession) waitFor(texts ...string) string {
 	return scr
 }
 
+// flat is text with its runs of blanks and line ends made one space, and
+// a text box's left edge (┃) gone: a sentence wrapped over lines reads
+// whole.
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "┃", "")), " ")
+}
+
+// waitForFlat waits until the screen, read flat, holds every one of
+// texts (read flat too), however they wrap, and returns it.
+func (s *tmuxSession) waitForFlat(texts ...string) string {
+	s.t.Helper()
+	var scr string
+	shows := func() bool {
+		scr = s.screen()
+		f := flat(scr)
+		for _, want := range texts {
+			if !strings.Contains(f, flat(want)) {
+				return false
+			}
+		}
+		return true
+	}
+	if !testwait.Until(testwait.Deadline, shows) {
+		s.t.Fatalf("the terminal never showed %q; it shows:\n%s", texts, scr)
+	}
+	return scr
+}
+
+// waitGone waits until the screen no longer shows text, and returns it.
+func (s *tmuxSession) waitGone(text string) string {
+	s.t.Helper()
+	var scr string
+	if !testwait.Until(testwait.Deadline, func() bool { scr = s.screen(); return !strings.Contains(scr, text) }) {
+		s.t.Fatalf("the terminal still shows %q:\n%s", text, scr)
+	}
+	return scr
+}
+
 // waitChange waits until the screen is no longer before, and returns it.
 func (s *tmuxSession) waitChange(before string) string {
 	s.t.Helper()
@@ -137,7 +175,7 @@ func TestKeyboardDecisionAndVoteInARealTerminal(t *testing.T) {
 	lead := newTmux(t, 150, 40, env, "--db", db, "--as", "lead-priya")
 	lead.waitFor("conflict-016")
 	voteBOn016(lead)
-	lead.waitFor("Your vote is counted.")
+	lead.waitFor("is counted:")
 	lead.send("Escape", "Escape", "q")
 
 	d = showJSON(t, db, "conflict-016")

@@ -16,7 +16,6 @@ const (
 	InText                         // a form, in a text box
 	InConfirm                      // a form asking whether to write
 	InBusy                         // a form being written
-	InResult                       // a form's answer
 	InPrompt                       // the one-line prompt of a quick decision
 	InHelp                         // the help screen
 	InInbox                        // the inbox: the person's notices
@@ -29,7 +28,7 @@ const (
 
 var contextNames = []string{"the queue", "the queue's filter", "a conflict", "a form's strategies",
 	"a form's choice of A or B", "a form's text boxes", "a confirmation", "a form being written",
-	"a form's answer", "the quick decision's prompt", "the help screen", "the inbox"}
+	"the quick decision's prompt", "the help screen", "the inbox"}
 
 // String names the places of c, for people.
 func (c Context) String() string {

@@ -26,6 +26,7 @@ type Map struct {
 	ThreeWay, Suggest                                                   key.Binding
 	Synthesize, TakeA, TakeB, WholeHeader, Stats                        key.Binding
 	Inbox, DropDraft                                                    key.Binding
+	PreviewPane, NextView, PrevView                                     key.Binding
 
 	built bool
 }
@@ -45,14 +46,14 @@ type row struct {
 func (m *Map) columns() [][]row {
 	k := func(keys ...string) []string { return keys }
 	return [][]row{{
-		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, the inbox, a pane or the strategies; an earlier rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt},
-		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, the inbox, a pane or the strategies; a later rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt},
-		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict or notice, or the top of a pane", InQueue | InInbox | InConflict},
-		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict or notice, or the end of a pane", InQueue | InInbox | InConflict},
-		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InInbox | InConflict},
-		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InInbox | InConflict},
+		{&m.Up, "up", k("k", "up"), "↑/k", "up", "move up the queue, the inbox, a pane, the help or the strategies; an earlier rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt | InHelp},
+		{&m.Down, "down", k("j", "down"), "↓/j", "down", "move down the queue, the inbox, a pane, the help or the strategies; a later rationale in the prompt", InQueue | InInbox | InConflict | InStrategy | InPrompt | InHelp},
+		{&m.Top, "top", k("g", "home"), "g", "top", "go to the first conflict or notice, or the top of a pane or the help", InQueue | InInbox | InConflict | InHelp},
+		{&m.Bottom, "bottom", k("G", "end"), "G", "bottom", "go to the last conflict or notice, or the end of a pane or the help", InQueue | InInbox | InConflict | InHelp},
+		{&m.PageUp, "page_up", k("pgup", "ctrl+u"), "pgup", "page up", "move a page up", InQueue | InInbox | InConflict | InHelp},
+		{&m.PageDown, "page_down", k("pgdown", "ctrl+d"), "pgdn", "page down", "move a page down", InQueue | InInbox | InConflict | InHelp},
 	}, {
-		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor, or the notice's; leave a form's answer", InQueue | InInbox | InResult},
+		{&m.Open, "open", k("enter"), "enter", "open", "open the conflict under the cursor, or the notice's", InQueue | InInbox},
 		{&m.Filter, "filter", k("/"), "/", "filter", "filter the queue by id, type, agent or description", InQueue},
 		{&m.KeepFilter, "keep_filter", k("enter"), "enter", "keep filter", "stop typing the filter and keep it", InFilter},
 		{&m.Sort, "sort", k("s"), "s", "sort", "sort the queue by age or by type", InQueue},
@@ -61,6 +62,9 @@ func (m *Map) columns() [][]row {
 		{&m.Refresh, "refresh", k("ctrl+r"), "ctrl+r", "reload", "read the queue, the inbox or the figures again", InQueue | InInbox},
 		{&m.Stats, "stats", k("#"), "#", "stats", "show the field's figures as charts: the queue, decision times, collisions, owners, voters", InQueue},
 		{&m.Inbox, "inbox", k("i"), "i", "inbox", "show your notices, newest first, the unread marked; again to go back", InQueue | InInbox | InConflict},
+		{&m.PreviewPane, "preview_pane", k("P"), "P", "preview", "show or hide the preview of the conflict under the cursor beside the queue (on a terminal of 140 columns or more)", InQueue},
+		{&m.NextView, "next_view", k("]"), "]", "next view", "show the queue through the next view of the config file's views", InQueue},
+		{&m.PrevView, "prev_view", k("["), "[", "previous view", "show the queue through the previous view", InQueue},
 	}, {
 		{&m.KeepA, "keep_a", k("A"), "A", "keep A", "decide at once: unit A prevails; on a conflict put to a vote, your ballot for A (asks for the rationale)", InQueue | InConflict},
 		{&m.KeepB, "keep_b", k("B"), "B", "keep B", "decide at once: unit B prevails; on a conflict put to a vote, your ballot for B (asks for the rationale)", InQueue | InConflict},
@@ -87,8 +91,8 @@ func (m *Map) columns() [][]row {
 		{&m.Vote, "vote", k("v"), "v", "vote", "vote on a conflict put to a vote", InConflict},
 		{&m.Next, "next", k("tab"), "tab", "next field", "go to the form's next field", Form},
 		{&m.Prev, "prev", k("shift+tab"), "shift+tab", "previous field", "go to the form's previous field", Form},
-		{&m.ChooseA, "choose_a", k("a", "A", "left", "h"), "a/←", "choose A", "choose unit A as the winner, or to vote for", InWinner},
-		{&m.ChooseB, "choose_b", k("b", "B", "right", "l"), "b/→", "choose B", "choose unit B as the winner, or to vote for", InWinner},
+		{&m.ChooseA, "choose_a", k("a", "left", "h"), "a/←", "choose A", "choose unit A as the winner, or to vote for (other text typed there goes to the rationale)", InWinner},
+		{&m.ChooseB, "choose_b", k("b", "right", "l"), "b/→", "choose B", "choose unit B as the winner, or to vote for (other text typed there goes to the rationale)", InWinner},
 		{&m.Submit, "submit", k("ctrl+s"), "ctrl+s", "submit", "send the form: it asks before writing", Form},
 		{&m.Editor, "editor", k("ctrl+e"), "ctrl+e", "$EDITOR", "write the synthesis in $EDITOR, with both units", Form},
 		{&m.Preview, "preview", k("ctrl+p"), "ctrl+p", "preview", "show the synthesis formatted, or hide it", Form},
@@ -99,9 +103,9 @@ func (m *Map) columns() [][]row {
 	}, {
 		{&m.Confirm, "confirm", k("y", "Y"), "y", "yes", "write what the form asks about; any other key goes back", InConfirm},
 		{&m.Cancel, "cancel", k("n"), "n", "no", "go back without writing (any key but confirm does)", InConfirm},
-		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, the inbox, a form, a prompt or a preview", InQueue | InFilter | InInbox | InConflict | Form | InResult | InPrompt},
-		{&m.Help, "help", k("?"), "?", "help", "show every binding; any key closes it", InQueue | InInbox | InConflict},
-		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from a decision's answer: go to the queue)", InQueue | InInbox | InConflict | InResult},
+		{&m.Back, "back", k("esc"), "esc", "back", "go back: clear the filter or the marks, leave a conflict, the inbox, a form, a prompt, a preview or the help", InQueue | InFilter | InInbox | InConflict | Form | InPrompt | InHelp},
+		{&m.Help, "help", k("?", "f1"), "?", "help", "show the keys of the screen in front, then every other; again to close it (f1 where ? is text)", Everywhere},
+		{&m.Quit, "quit", k("q"), "q", "quit", "quit arbiter (from the help: close it)", InQueue | InInbox | InConflict | InHelp},
 		{&m.ForceQuit, "force_quit", k("ctrl+c"), "ctrl+c", "quit", "quit arbiter, whatever is on screen", Everywhere},
 	}}
 }

@@ -164,3 +164,53 @@ func TestReadmeListsEveryBindingAsTheTableHasIt(t *testing.T) {
 		t.Errorf("README.md's bindings differ from the table (go test ./internal/keymap -readme rewrites them)\n--- README\n%s\n--- table\n%s", got, want)
 	}
 }
+
+// The help's sections list every binding under each place it acts in,
+// the place asked for first, and those acting everywhere once, last.
+func TestSectionsListEveryBindingUnderEachPlaceItActsIn(t *testing.T) {
+	m := Default()
+	for _, first := range []Context{InQueue, InConflict, InWinner, InPrompt, InHelp} {
+		secs := m.Sections(first)
+		if secs[0].In&first == 0 {
+			t.Errorf("Sections(%s) starts with %q", first, secs[0].Title)
+		}
+		if last := secs[len(secs)-1]; last.Title != "Everywhere" || len(last.Entries) != 2 ||
+			last.Entries[0].Name != "help" || last.Entries[1].Name != "force_quit" {
+			t.Errorf("Sections(%s) ends with %q %+v, want Everywhere: help, force_quit", first, last.Title, last.Entries)
+		}
+		for _, e := range m.Entries() {
+			if e.In == Everywhere {
+				continue
+			}
+			for i := range contextNames {
+				bit := Context(1) << i
+				if e.In&bit == 0 {
+					continue
+				}
+				found := false
+				for _, s := range secs {
+					for _, se := range s.Entries {
+						found = found || (s.In&bit != 0 && se.Name == e.Name)
+					}
+				}
+				if !found {
+					t.Errorf("%s acts in %s but no section of that place lists it", e.Name, bit)
+				}
+			}
+		}
+	}
+	var forms Section
+	for _, s := range m.Sections(InQueue) {
+		if s.In == Form {
+			forms = s
+		}
+	}
+	for _, se := range forms.Entries {
+		if se.Name == "choose_a" && se.Where != "a form's choice of A or B" {
+			t.Errorf("choose_a in the forms' section says where %q", se.Where)
+		}
+		if se.Name == "submit" && se.Where != "" {
+			t.Errorf("submit acts in every part of a form, yet says where %q", se.Where)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"arbiter/internal/deliver"
 	"arbiter/internal/keymap"
 	"arbiter/internal/mcpserver"
+	"arbiter/internal/queueview"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -43,9 +44,10 @@ type Options struct {
 	// slack messages naming Open as the way in.
 	Store store.Field
 	Open  string
-	// Theme and Keys are the screen's (tui.Options).
+	// Theme, Keys and Views are the screen's (tui.Options).
 	Theme string
 	Keys  keymap.Map
+	Views []queueview.View
 	// IdleTimeout closes an SSH session or an MCP session idle that long
 	// (default DefaultIdle).
 	IdleTimeout time.Duration

@@ -166,7 +166,7 @@ func (h *sshServer) session(sess ssh.Session) {
 		}),
 	}
 	go resize(ctx, program, sc.running, windows)
-	err := tui.Run(ctx, desk{Service: h.s.svc, changes: h.s.changes}, tui.Options{Field: h.s.opt.Field, As: person, Theme: h.s.opt.Theme, Keys: h.s.opt.Keys}, popts...)
+	err := tui.Run(ctx, desk{Service: h.s.svc, changes: h.s.changes}, tui.Options{Field: h.s.opt.Field, As: person, Theme: h.s.opt.Theme, Keys: h.s.opt.Keys, Views: h.s.opt.Views}, popts...)
 	stopping := h.isStopping()
 	switch {
 	case stopping:

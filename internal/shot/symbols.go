@@ -67,6 +67,18 @@ func symbolShape(r rune, w, capTop, baseline int) (s shape, ok bool) {
 			a, b = b, a
 		}
 		return box(polyline(size, size, 2*line, point{a, 0.1}, point{b, 0.5}, point{a, 0.9})), true
+	case '↷':
+		// A clockwise arc over the top, its head pointing down at the
+		// right.
+		var arc []point
+		for i := range 9 {
+			a := math.Pi * float64(8-i) / 8
+			arc = append(arc, point{0.5 + 0.36*math.Cos(a), 0.7 - 0.42*math.Sin(a)})
+		}
+		s := polyline(size, size, 1.4*line, arc...)
+		end := arc[len(arc)-1]
+		s.paths = append(s.paths, polyline(size, size, 1.4*line, point{end.x - 0.2, end.y - 0.12}, end, point{end.x + 0.1, end.y - 0.2}).paths...)
+		return box(s), true
 	case '⋯':
 		var s shape
 		s.alpha = 1
