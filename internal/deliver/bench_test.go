@@ -41,7 +41,8 @@ func BenchmarkNoticeToHook(b *testing.B) {
 	f := rt.New(b, rt.Policy())
 	svc := review.New(f.Store)
 	if _, err := svc.HookAdd(context.Background(), rt.Operator, model.Hook{ID: model.NewHookID(), AgentID: rt.Senior2,
-		URL: srv.URL, Format: model.FormatStandard, Events: []string{model.EventConflictDetected}, Secret: deliver.NewSecret()}); err != nil {
+		URL: srv.URL, Format: deliver.FormatStandard, Events: []string{model.EventConflictDetected}, Secret: deliver.NewSecret(),
+		AllowPrivate: true}); err != nil {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

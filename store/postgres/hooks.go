@@ -1,26 +1,40 @@
 package postgres
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"arbiter/model"
 	"arbiter/store"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // HookInsert stores h, whose id is set.
 func (t *Tx) HookInsert(h model.Hook) error {
-	_, err := t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
-		h.Secret, h.CreatedBy, h.CreatedAt)
+	_, err := t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at, allow_private)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
+		h.Secret, h.CreatedBy, h.CreatedAt, h.AllowPrivate)
 	return err
 }
 
-const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at`
+const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at,
+	h.allow_private, h.disabled_at, h.disabled_why`
+
+// hookScan reads hookCols into a hook.
+type hookScan struct{ format, events string }
+
+func (s *hookScan) dest(h *model.Hook) []any {
+	return []any{&h.ID, &h.AgentID, &h.URL, &s.format, &s.events, &h.Secret, &h.CreatedBy, &h.CreatedAt,
+		&h.AllowPrivate, &h.DisabledAt, &h.DisabledWhy}
+}
+
+func (s *hookScan) finish(h *model.Hook) {
+	h.Format, h.Events, h.CreatedAt = model.HookFormat(s.format), splitEvents(s.events), h.CreatedAt.UTC()
+	if h.DisabledAt != nil {
+		at := h.DisabledAt.UTC()
+		h.DisabledAt = &at
+	}
+}
 
 // Hooks lists the hooks for agentID ("" for all), oldest first.
 func (t *Tx) Hooks(agentID string) ([]model.Hook, error) {
@@ -32,11 +46,11 @@ func (t *Tx) Hooks(agentID string) ([]model.Hook, error) {
 	out := []model.Hook{}
 	for rows.Next() {
 		var h model.Hook
-		var format, events string
-		if err := rows.Scan(&h.ID, &h.AgentID, &h.URL, &format, &events, &h.Secret, &h.CreatedBy, &h.CreatedAt); err != nil {
+		var hs hookScan
+		if err := rows.Scan(hs.dest(&h)...); err != nil {
 			return nil, err
 		}
-		h.Format, h.Events, h.CreatedAt = model.HookFormat(format), splitEvents(events), h.CreatedAt.UTC()
+		hs.finish(&h)
 		out = append(out, h)
 	}
 	return out, rows.Err()
@@ -71,7 +85,7 @@ func (t *Tx) DeliveryInsert(d model.Delivery) error {
 }
 
 const deliverySelect = `SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.last_error,
-	d.created_at, d.delivered_at, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
+	d.created_at, d.delivered_at, coalesce(d.claimed_by, ''), d.claimed_until, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
 	n.requires_action, n.created_at
 	FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id`
 
@@ -84,20 +98,26 @@ func (t *Tx) deliveries(where string, args ...any) ([]model.Delivery, error) {
 	out := []model.Delivery{}
 	for rows.Next() {
 		var d model.Delivery
-		var state, format, events string
-		var hookAt time.Time
+		var state, claimBy string
+		var claimUntil *time.Time
+		var hs hookScan
 		n := &d.Notice
-		if err := rows.Scan(&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &d.NextAt, &d.LastError, &d.CreatedAt,
-			&d.DeliveredAt, &d.Hook.ID, &d.Hook.AgentID, &d.Hook.URL, &format, &events, &d.Hook.Secret, &d.Hook.CreatedBy,
-			&hookAt, &n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction,
-			&n.CreatedAt); err != nil {
+		dest := append([]any{&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &d.NextAt, &d.LastError, &d.CreatedAt,
+			&d.DeliveredAt, &claimBy, &claimUntil}, hs.dest(&d.Hook)...)
+		dest = append(dest, &n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction, &n.CreatedAt)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
-		d.State, d.Hook.Format, d.Hook.Events = model.DeliveryState(state), model.HookFormat(format), splitEvents(events)
-		d.NextAt, d.CreatedAt, d.Hook.CreatedAt, n.CreatedAt = d.NextAt.UTC(), d.CreatedAt.UTC(), hookAt.UTC(), n.CreatedAt.UTC()
+		hs.finish(&d.Hook)
+		d.State = model.DeliveryState(state)
+		d.NextAt, d.CreatedAt, n.CreatedAt = d.NextAt.UTC(), d.CreatedAt.UTC(), n.CreatedAt.UTC()
 		if d.DeliveredAt != nil {
 			at := d.DeliveredAt.UTC()
 			d.DeliveredAt = &at
+		}
+		if claimUntil != nil && d.State == model.DeliveryPending {
+			at := claimUntil.UTC()
+			d.ClaimedUntil, d.Claim = &at, claimBy
 		}
 		n.ID = d.NotificationID
 		out = append(out, d)
@@ -118,29 +138,11 @@ func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
 	return t.deliveries(where, args...)
 }
 
-// DeliveryClaim claims up to limit due deliveries for worker: rows
-// another transaction is claiming are skipped (FOR UPDATE SKIP LOCKED),
-// so concurrent workers never get the same one.
-func (t *Tx) DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error) {
-	rows, err := t.query(`UPDATE deliveries SET claimed_by = $1, claimed_until = $2
-		WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_at <= $3
-			AND (claimed_until IS NULL OR claimed_until <= $3) ORDER BY next_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-		RETURNING id`, worker, now.Add(lease), now, limit)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil || len(ids) == 0 {
-		return []model.Delivery{}, err
-	}
-	return t.deliveries(`WHERE d.id = ANY($1) ORDER BY d.next_at, d.id`, ids)
-}
-
-// DeliveryRecord records worker's try of d and releases the claim.
-func (t *Tx) DeliveryRecord(d model.Delivery, worker string) error {
+// DeliveryRecord records the try of d made under claim and releases it.
+func (t *Tx) DeliveryRecord(d model.Delivery, claim string) error {
 	tag, err := t.exec(`UPDATE deliveries SET state = $1, attempts = $2, next_at = $3, last_error = $4, delivered_at = $5,
 		claimed_by = NULL, claimed_until = NULL WHERE id = $6 AND claimed_by = $7 AND state = 'pending'`,
-		string(d.State), d.Attempts, d.NextAt, d.LastError, d.DeliveredAt, d.ID, worker)
+		string(d.State), d.Attempts, d.NextAt, d.LastError, d.DeliveredAt, d.ID, claim)
 	if err != nil {
 		return err
 	}
@@ -161,18 +163,4 @@ func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 		return 0, store.ErrNotFound
 	}
 	return int(tag.RowsAffected()), nil
-}
-
-// DeliveryNext is when the earliest pending delivery is due.
-func (t *Tx) DeliveryNext() (*time.Time, error) {
-	var at *time.Time
-	err := t.row(`SELECT min(greatest(next_at, claimed_until)) FROM deliveries WHERE state = 'pending'`).Scan(&at)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if at != nil {
-		v := at.UTC()
-		at = &v
-	}
-	return at, err
 }

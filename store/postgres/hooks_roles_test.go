@@ -25,7 +25,8 @@ func TestHooksAndDeliveriesWorkUnderTheRoles(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { got.Add(1) }))
 	defer srv.Close()
 	bot, maya := as(t, tm.bot), as(t, tm.maya)
-	h := model.Hook{ID: model.NewHookID(), AgentID: rt.Standard, URL: srv.URL, Format: model.FormatStandard, Secret: deliver.NewSecret()}
+	h := model.Hook{ID: model.NewHookID(), AgentID: rt.Standard, URL: srv.URL, Format: deliver.FormatStandard, Secret: deliver.NewSecret(),
+		AllowPrivate: true}
 	if _, err := bot.HookAdd(ctx, rt.Standard, h); err == nil {
 		t.Fatal("an agent added a hook")
 	}

@@ -924,6 +924,21 @@ BEGIN
 		LIMIT CASE WHEN lim > 0 THEN lim END;
 END $$;
 `,
+	// 8: hooks that outlive their receivers (docs/notifications.md): a
+	// hook's format is any channel's name (a new channel needs no new
+	// format); allow_private is hooks add --allow-private, checked at
+	// every send; disabled_at and disabled_why say the receiver answered
+	// 410 Gone. deliveries_order finds a hook's earlier pending notice of
+	// the same conflict, which a claim waits for; claimed_by now holds the
+	// claim's token.
+	`
+ALTER TABLE hooks DROP CONSTRAINT hooks_format_check,
+	ADD CONSTRAINT hooks_format_named CHECK (format <> ''),
+	ADD COLUMN allow_private boolean NOT NULL DEFAULT false,
+	ADD COLUMN disabled_at timestamptz,
+	ADD COLUMN disabled_why text NOT NULL DEFAULT '';
+CREATE INDEX deliveries_order ON deliveries (hook_id, notification_id) WHERE state = 'pending';
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

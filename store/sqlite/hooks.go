@@ -12,13 +12,14 @@ import (
 
 // HookInsert stores h, whose id is set.
 func (t *Tx) HookInsert(h model.Hook) error {
-	_, err := t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
-		h.Secret, h.CreatedBy, fmtTime(h.CreatedAt))
+	_, err := t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at, allow_private)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
+		h.Secret, h.CreatedBy, fmtTime(h.CreatedAt), h.AllowPrivate)
 	return err
 }
 
-const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at`
+const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at,
+	h.allow_private, h.disabled_at, h.disabled_why`
 
 // Hooks lists the hooks for agentID ("" for all), oldest first.
 func (t *Tx) Hooks(agentID string) ([]model.Hook, error) {
@@ -40,12 +41,32 @@ func (t *Tx) Hooks(agentID string) ([]model.Hook, error) {
 
 type scanner interface{ Scan(...any) error }
 
-func scanHook(r scanner, h *model.Hook, more ...any) error {
-	var format, events, at string
-	if err := r.Scan(append([]any{&h.ID, &h.AgentID, &h.URL, &format, &events, &h.Secret, &h.CreatedBy, &at}, more...)...); err != nil {
+// hookScan reads hookCols into a hook.
+type hookScan struct {
+	format, events, at string
+	disabled           sql.NullString
+}
+
+func (s *hookScan) dest(h *model.Hook) []any {
+	return []any{&h.ID, &h.AgentID, &h.URL, &s.format, &s.events, &h.Secret, &h.CreatedBy, &s.at,
+		&h.AllowPrivate, &s.disabled, &h.DisabledWhy}
+}
+
+func (s *hookScan) finish(h *model.Hook) {
+	h.Format, h.Events, h.CreatedAt = model.HookFormat(s.format), splitEvents(s.events), parseTime(s.at)
+	h.DisabledAt = nil
+	if s.disabled.Valid {
+		at := parseTime(s.disabled.String)
+		h.DisabledAt = &at
+	}
+}
+
+func scanHook(r scanner, h *model.Hook) error {
+	var hs hookScan
+	if err := r.Scan(hs.dest(h)...); err != nil {
 		return err
 	}
-	h.Format, h.Events, h.CreatedAt = model.HookFormat(format), splitEvents(events), parseTime(at)
+	hs.finish(h)
 	return nil
 }
 
@@ -79,7 +100,7 @@ func (t *Tx) DeliveryInsert(d model.Delivery) error {
 }
 
 const deliverySelect = `SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.last_error,
-	d.created_at, d.delivered_at, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
+	d.created_at, d.delivered_at, d.claimed_by, d.claimed_until, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
 	n.requires_action, n.created_at
 	FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id`
 
@@ -93,17 +114,24 @@ func (t *Tx) deliveries(where string, args ...any) ([]model.Delivery, error) {
 	for rows.Next() {
 		var d model.Delivery
 		var state, next, created, noticeAt string
-		var delivered sql.NullString
+		var delivered, claimBy, claimUntil sql.NullString
+		var hs hookScan
 		n := &d.Notice
-		if err := rows.Scan(&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &next, &d.LastError, &created, &delivered,
-			&d.Hook.ID, &d.Hook.AgentID, &d.Hook.URL, (*string)(&d.Hook.Format), new(string), &d.Hook.Secret, &d.Hook.CreatedBy, new(string),
-			&n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction, &noticeAt); err != nil {
+		dest := append([]any{&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &next, &d.LastError, &created, &delivered,
+			&claimBy, &claimUntil}, hs.dest(&d.Hook)...)
+		dest = append(dest, &n.AgentID, &n.Event, &n.Epoch, &n.Summary, &n.MemoryUnitID, &n.ConflictID, &n.RequiresAction, &noticeAt)
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
+		hs.finish(&d.Hook)
 		d.State, d.NextAt, d.CreatedAt = model.DeliveryState(state), parseTime(next), parseTime(created)
 		if delivered.Valid {
 			at := parseTime(delivered.String)
 			d.DeliveredAt = &at
+		}
+		if claimUntil.Valid && d.State == model.DeliveryPending {
+			at := parseTime(claimUntil.String)
+			d.ClaimedUntil, d.Claim = &at, claimBy.String
 		}
 		n.ID, n.CreatedAt = d.NotificationID, parseTime(noticeAt)
 		out = append(out, d)
@@ -124,42 +152,15 @@ func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
 	return t.deliveries(where, args...)
 }
 
-// DeliveryClaim claims up to limit due deliveries for worker. A write
-// transaction on SQLite holds the whole file, so a claim is exclusive.
-func (t *Tx) DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error) {
-	rows, err := t.query(`UPDATE deliveries SET claimed_by = ?, claimed_until = ?
-		WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_at <= ?
-			AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_at, id LIMIT ?)
-		RETURNING id`, worker, fmtTime(now.Add(lease)), fmtTime(now), fmtTime(now), limit)
-	if err != nil {
-		return nil, err
-	}
-	var ids []any
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(ids) == 0 {
-		return []model.Delivery{}, err
-	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
-	return t.deliveries(`WHERE d.id IN (`+marks+`) ORDER BY d.next_at, d.id`, ids...)
-}
-
-// DeliveryRecord records worker's try of d and releases the claim.
-func (t *Tx) DeliveryRecord(d model.Delivery, worker string) error {
+// DeliveryRecord records the try of d made under claim and releases it.
+func (t *Tx) DeliveryRecord(d model.Delivery, claim string) error {
 	var delivered any
 	if d.DeliveredAt != nil {
 		delivered = fmtTime(*d.DeliveredAt)
 	}
 	res, err := t.exec(`UPDATE deliveries SET state = ?, attempts = ?, next_at = ?, last_error = ?, delivered_at = ?,
 		claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
-		string(d.State), d.Attempts, fmtTime(d.NextAt), d.LastError, delivered, d.ID, worker)
+		string(d.State), d.Attempts, fmtTime(d.NextAt), d.LastError, delivered, d.ID, claim)
 	if err != nil {
 		return err
 	}
@@ -181,14 +182,4 @@ func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 		return 0, store.ErrNotFound
 	}
 	return int(n), nil
-}
-
-// DeliveryNext is when the earliest pending delivery is due.
-func (t *Tx) DeliveryNext() (*time.Time, error) {
-	var at sql.NullString
-	if err := t.row(`SELECT min(max(next_at, coalesce(claimed_until, next_at))) FROM deliveries WHERE state = 'pending'`).Scan(&at); err != nil || !at.Valid {
-		return nil, err
-	}
-	v := parseTime(at.String)
-	return &v, nil
 }

@@ -1,0 +1,96 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"arbiter/model"
+	"arbiter/store"
+)
+
+// claimable is the condition on a delivery d (with its hook h and notice
+// n) that store.Claim describes, at ?1 (a time), hooks listed in ?2 (a
+// JSON array) left out: pending and enabled, not held by a claim, and
+// not waiting for an earlier notice of its conflict to its hook
+// (deliveries_order finds one). DeliveryNext leaves out the time.
+const claimWaits = `d.state = 'pending' AND h.disabled_at IS NULL
+	AND d.hook_id NOT IN (SELECT value FROM json_each(?2))
+	AND NOT EXISTS (SELECT 1 FROM deliveries e JOIN notifications m ON m.id = e.notification_id
+		WHERE e.hook_id = d.hook_id AND e.state = 'pending' AND e.notification_id < d.notification_id
+			AND m.conflict_id = n.conflict_id)`
+
+const claimable = claimWaits + ` AND d.next_at <= ?1 AND (d.claimed_until IS NULL OR d.claimed_until <= ?1)`
+
+// skipList is hooks as the JSON array claimWaits reads.
+func skipList(hooks []string) string {
+	if len(hooks) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(hooks)
+	return string(b)
+}
+
+// DeliveryClaim claims deliveries for c.Token. A write transaction on
+// SQLite holds the whole file, so a claim is exclusive.
+func (t *Tx) DeliveryClaim(c store.Claim) ([]model.Delivery, error) {
+	rows, err := t.query(`UPDATE deliveries SET claimed_by = ?3, claimed_until = ?4
+		WHERE id IN (SELECT d.id FROM deliveries d JOIN hooks h ON h.id = d.hook_id
+			JOIN notifications n ON n.id = d.notification_id
+			WHERE `+claimable+` ORDER BY d.next_at, d.id LIMIT ?5)
+		RETURNING id`, fmtTime(c.Now), skipList(c.Skip), c.Token, fmtTime(c.Now.Add(c.Lease)), c.Limit)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := collectIDs(rows)
+	if err != nil || len(ids) == 0 {
+		return []model.Delivery{}, err
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+	return t.deliveries(`WHERE d.id IN (`+marks+`) ORDER BY d.next_at, d.id`, ids...)
+}
+
+func collectIDs(rows *sql.Rows) ([]any, error) {
+	defer rows.Close()
+	var ids []any
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// DeliveryRenew extends claim's hold on ids to until.
+func (t *Tx) DeliveryRenew(claim string, ids []string, until time.Time) ([]string, error) {
+	if len(ids) == 0 {
+		return []string{}, nil
+	}
+	rows, err := t.query(`UPDATE deliveries SET claimed_until = ? WHERE claimed_by = ? AND state = 'pending'
+		AND id IN (SELECT value FROM json_each(?)) RETURNING id`, fmtTime(until), claim, skipList(ids))
+	if err != nil {
+		return nil, err
+	}
+	held, err := collectIDs(rows)
+	out := make([]string, len(held))
+	for i, id := range held {
+		out[i] = id.(string)
+	}
+	return out, err
+}
+
+// DeliveryNext is when the earliest claimable delivery is due.
+func (t *Tx) DeliveryNext(skip []string) (*time.Time, error) {
+	var at sql.NullString
+	err := t.row(`SELECT min(max(d.next_at, coalesce(d.claimed_until, d.next_at)))
+		FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id
+		WHERE `+strings.ReplaceAll(claimWaits, "?2", "?1"), skipList(skip)).Scan(&at)
+	if err != nil || !at.Valid {
+		return nil, err
+	}
+	v := parseTime(at.String)
+	return &v, nil
+}
