@@ -18,6 +18,7 @@ import (
 
 	"arbiter/field"
 	"arbiter/internal/deliver"
+	"arbiter/internal/deliver/delivertest"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -25,7 +26,11 @@ import (
 )
 
 // The tests run on SQLite, then again on PostgreSQL (reviewtest.Main).
-func TestMain(m *testing.M) { os.Exit(rt.Main(m)) }
+// A test binary started by delivertest.Start is a receiver instead.
+func TestMain(m *testing.M) {
+	delivertest.Main()
+	os.Exit(rt.Main(m))
+}
 
 // verify checks a Standard Webhooks request as the specification
 // (standardwebhooks.com, "Verifying webhooks") says, written from it and
