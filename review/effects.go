@@ -62,7 +62,7 @@ func notify(tx store.Tx, ids []string, n model.Notification, actors ...string) (
 				continue
 			}
 			if err := tx.DeliveryInsert(model.Delivery{ID: model.NewDeliveryID(), HookID: h.ID, NotificationID: nid,
-				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt}); err != nil {
+				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt, Notice: m}); err != nil {
 				return nil, err
 			}
 		}

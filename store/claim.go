@@ -20,6 +20,10 @@ type Claim struct {
 	// Lease is how long the claim holds unless renewed.
 	Lease time.Duration
 	Limit int
+	// PerHook is the most deliveries of one hook the claim takes (0: no
+	// limit): a deliverer does not hold more of a hook's than it sends
+	// at once, which are what it leaves waiting a lease if it is killed.
+	PerHook int
 	// Skip lists hooks not to claim for (those the deliverer already
 	// sends to as much as it will at once).
 	Skip []string

@@ -156,7 +156,7 @@ type Tx interface {
 	// HookEnable enables hook id again; ErrNotFound if there is none.
 	HookEnable(id string) error
 	// DeliveryInsert queues d (id, hook, notice, next_at and created_at
-	// set) as pending.
+	// set, and d.Notice's conflict, which orders it) as pending.
 	DeliveryInsert(d model.Delivery) error
 	// Deliveries lists deliveries, newest first, with their hook and
 	// notice.

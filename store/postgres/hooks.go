@@ -79,8 +79,9 @@ func (t *Tx) HookDelete(id string) error {
 // DeliveryInsert queues d as pending, with the transaction's next
 // statement.
 func (t *Tx) DeliveryInsert(d model.Delivery) error {
-	t.later(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at)
-		VALUES ($1, $2, $3, 'pending', 0, $4, $5)`, []any{d.ID, d.HookID, d.NotificationID, d.NextAt, d.CreatedAt}, nil)
+	t.later(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at, conflict_id)
+		VALUES ($1, $2, $3, 'pending', 0, $4, $5, $6)`, []any{d.ID, d.HookID, d.NotificationID, d.NextAt, d.CreatedAt,
+		d.Notice.ConflictID}, nil)
 	return nil
 }
 

@@ -10,16 +10,15 @@ import (
 	"arbiter/store"
 )
 
-// claimable is the condition on a delivery d (with its hook h and notice
-// n) that store.Claim describes, at ?1 (a time), hooks listed in ?2 (a
-// JSON array) left out: pending and enabled, not held by a claim, and
-// not waiting for an earlier notice of its conflict to its hook
-// (deliveries_order finds one). DeliveryNext leaves out the time.
+// claimWaits is the condition on a delivery d (with its hook h) that
+// store.Claim describes, hooks listed in ?2 (a JSON array) left out:
+// pending and enabled, and not waiting for an earlier notice of its
+// conflict to its hook (one probe of deliveries_order). claimable adds:
+// due at ?1 (a time) and held by no claim.
 const claimWaits = `d.state = 'pending' AND h.disabled_at IS NULL
 	AND d.hook_id NOT IN (SELECT value FROM json_each(?2))
-	AND NOT EXISTS (SELECT 1 FROM deliveries e JOIN notifications m ON m.id = e.notification_id
-		WHERE e.hook_id = d.hook_id AND e.state = 'pending' AND e.notification_id < d.notification_id
-			AND m.conflict_id = n.conflict_id)`
+	AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.hook_id = d.hook_id AND e.conflict_id = d.conflict_id
+		AND e.state = 'pending' AND e.notification_id < d.notification_id)`
 
 const claimable = claimWaits + ` AND d.next_at <= ?1 AND (d.claimed_until IS NULL OR d.claimed_until <= ?1)`
 
@@ -36,10 +35,11 @@ func skipList(hooks []string) string {
 // SQLite holds the whole file, so a claim is exclusive.
 func (t *Tx) DeliveryClaim(c store.Claim) ([]model.Delivery, error) {
 	rows, err := t.query(`UPDATE deliveries SET claimed_by = ?3, claimed_until = ?4
-		WHERE id IN (SELECT d.id FROM deliveries d JOIN hooks h ON h.id = d.hook_id
-			JOIN notifications n ON n.id = d.notification_id
-			WHERE `+claimable+` ORDER BY d.next_at, d.id LIMIT ?5)
-		RETURNING id`, fmtTime(c.Now), skipList(c.Skip), c.Token, fmtTime(c.Now.Add(c.Lease)), c.Limit)
+		WHERE id IN (SELECT id FROM (SELECT d.id, d.next_at,
+				row_number() OVER (PARTITION BY d.hook_id ORDER BY d.next_at, d.id) AS k
+			FROM deliveries d JOIN hooks h ON h.id = d.hook_id
+			WHERE `+claimable+`) WHERE ?6 <= 0 OR k <= ?6 ORDER BY next_at, id LIMIT ?5)
+		RETURNING id`, fmtTime(c.Now), skipList(c.Skip), c.Token, fmtTime(c.Now.Add(c.Lease)), c.Limit, c.PerHook)
 	if err != nil {
 		return nil, err
 	}
@@ -82,15 +82,25 @@ func (t *Tx) DeliveryRenew(claim string, ids []string, until time.Time) ([]strin
 	return out, err
 }
 
-// DeliveryNext is when the earliest claimable delivery is due.
+// DeliveryNext is when the earliest claimable delivery is due: the
+// first unclaimed one in the order of deliveries_due, or the first claim
+// to run out (deliveries_claimed: few rows), whichever comes first.
 func (t *Tx) DeliveryNext(skip []string) (*time.Time, error) {
-	var at sql.NullString
-	err := t.row(`SELECT min(max(d.next_at, coalesce(d.claimed_until, d.next_at)))
-		FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id
-		WHERE `+strings.ReplaceAll(claimWaits, "?2", "?1"), skipList(skip)).Scan(&at)
-	if err != nil || !at.Valid {
+	waits := strings.ReplaceAll(claimWaits, "?2", "?1")
+	var free, held sql.NullString
+	err := t.row(`SELECT
+		(SELECT d.next_at FROM deliveries d JOIN hooks h ON h.id = d.hook_id
+			WHERE `+waits+` AND d.claimed_until IS NULL ORDER BY d.next_at LIMIT 1),
+		(SELECT min(max(d.next_at, d.claimed_until)) FROM deliveries d JOIN hooks h ON h.id = d.hook_id
+			WHERE `+waits+` AND d.claimed_until IS NOT NULL)`, skipList(skip)).Scan(&free, &held)
+	if err != nil {
 		return nil, err
 	}
-	v := parseTime(at.String)
-	return &v, nil
+	var next *time.Time
+	for _, at := range []sql.NullString{free, held} {
+		if v := parseTime(at.String); at.Valid && (next == nil || v.Before(*next)) {
+			next = &v
+		}
+	}
+	return next, nil
 }

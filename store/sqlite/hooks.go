@@ -94,8 +94,9 @@ func (t *Tx) HookDelete(id string) error {
 
 // DeliveryInsert queues d as pending.
 func (t *Tx) DeliveryInsert(d model.Delivery) error {
-	_, err := t.exec(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at)
-		VALUES (?, ?, ?, 'pending', 0, ?, ?)`, d.ID, d.HookID, d.NotificationID, fmtTime(d.NextAt), fmtTime(d.CreatedAt))
+	_, err := t.exec(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at, conflict_id)
+		VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`, d.ID, d.HookID, d.NotificationID, fmtTime(d.NextAt), fmtTime(d.CreatedAt),
+		d.Notice.ConflictID)
 	return err
 }
 

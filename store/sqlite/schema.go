@@ -402,10 +402,12 @@ CREATE INDEX units_epoch ON units (epoch);
 	// hook's format is any channel's name (a new channel needs no new
 	// format); allow_private is hooks add --allow-private, checked at
 	// every send; disabled_at and disabled_why say the receiver answered
-	// 410 Gone. deliveries_order finds a hook's earlier pending notice of
-	// the same conflict, which a claim waits for; claimed_by now holds the
-	// claim's token. SQLite cannot drop a CHECK in place: both tables are
-	// rebuilt, deliveries first so that dropping hooks cascades to nothing.
+	// 410 Gone. A delivery keeps its notice's conflict_id: deliveries_order
+	// finds a hook's earlier pending notice of the same conflict, which a
+	// claim waits for. deliveries_claimed finds the claims that hold
+	// deliveries back; claimed_by now holds the claim's token. SQLite
+	// cannot drop a CHECK in place: both tables are rebuilt, deliveries
+	// first so that dropping hooks cascades to nothing.
 	`
 CREATE TABLE hooks_v10 (
 	id            TEXT    NOT NULL PRIMARY KEY,
@@ -433,12 +435,14 @@ CREATE TABLE deliveries_v10 (
 	claimed_until   TEXT,
 	last_error      TEXT    NOT NULL DEFAULT '',
 	created_at      TEXT    NOT NULL,
-	delivered_at    TEXT
+	delivered_at    TEXT,
+	conflict_id     TEXT
 );
 INSERT INTO deliveries_v10 (id, hook_id, notification_id, state, attempts, next_at, claimed_by, claimed_until,
-		last_error, created_at, delivered_at)
-	SELECT id, hook_id, notification_id, state, attempts, next_at, claimed_by, claimed_until,
-		last_error, created_at, delivered_at FROM deliveries;
+		last_error, created_at, delivered_at, conflict_id)
+	SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.claimed_by, d.claimed_until,
+		d.last_error, d.created_at, d.delivered_at, n.conflict_id
+	FROM deliveries d JOIN notifications n ON n.id = d.notification_id;
 DROP TABLE deliveries;
 DROP TABLE hooks;
 ALTER TABLE hooks_v10 RENAME TO hooks;
@@ -446,7 +450,9 @@ ALTER TABLE deliveries_v10 RENAME TO deliveries;
 CREATE INDEX hooks_agent ON hooks (agent_id);
 CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
 CREATE INDEX deliveries_hook ON deliveries (hook_id);
-CREATE INDEX deliveries_order ON deliveries (hook_id, notification_id) WHERE state = 'pending';
+CREATE INDEX deliveries_order ON deliveries (hook_id, conflict_id, notification_id)
+	WHERE state = 'pending' AND conflict_id IS NOT NULL;
+CREATE INDEX deliveries_claimed ON deliveries (claimed_until) WHERE state = 'pending' AND claimed_until IS NOT NULL;
 `,
 }
 

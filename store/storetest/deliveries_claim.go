@@ -46,7 +46,8 @@ func notice(t *testing.T, st store.Field, id, conflict string, at time.Time) {
 		if err != nil {
 			return err
 		}
-		return tx.DeliveryInsert(model.Delivery{ID: id, HookID: "hook-1", NotificationID: nid, NextAt: at, CreatedAt: at})
+		n.ID = nid
+		return tx.DeliveryInsert(model.Delivery{ID: id, HookID: "hook-1", NotificationID: nid, NextAt: at, CreatedAt: at, Notice: n})
 	})
 }
 
@@ -119,6 +120,12 @@ func testDeliveryOrderPerConflict(t *testing.T, e Engine) {
 	if n := next(t, st, "hook-1"); n != nil {
 		t.Fatalf("a skipped hook's delivery is due at %v", n)
 	}
+	// At most PerHook of one hook's, the earliest due first.
+	few := claim(t, st, store.Claim{Token: "few", Now: at, Lease: time.Minute, Limit: 10, PerHook: 2})
+	if !slices.Equal(few, []string{"msg_1", "msg_c1a"}) {
+		t.Fatalf("claimed %v with two per hook, want the first two due", few)
+	}
+	write(t, st, func(tx store.Tx) error { _, err := tx.DeliveryRenew("few", few, at); return err })
 	got := claim(t, st, store.Claim{Token: "w", Now: at, Lease: time.Minute, Limit: 10})
 	if !slices.Equal(got, []string{"msg_1", "msg_c1a", "msg_c2", "msg_none"}) {
 		t.Fatalf("claimed %v: want all but the second notice of conflict-1", got)
