@@ -13,8 +13,9 @@ import "time"
 // once the one before it was delivered or given up. Notices of different
 // conflicts, and of different hooks, do not wait for each other.
 type Claim struct {
-	// Token names this claim: DeliveryRecord and DeliveryRenew act only
-	// over deliveries it still holds. A fresh one for every claim.
+	// Token names this claim (each delivery claimed carries it as Claim):
+	// DeliveryRecord and DeliveryRenew act only over deliveries it still
+	// holds. A fresh one for every claim.
 	Token string
 	Now   time.Time
 	// Lease is how long the claim holds unless renewed.

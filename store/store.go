@@ -167,16 +167,18 @@ type Tx interface {
 	// and claim token. Several workers claiming at once never get the
 	// same one.
 	DeliveryClaim(c Claim) ([]model.Delivery, error)
-	// DeliveryRenew extends claim's hold on the deliveries ids to until
-	// (an until in the past releases them) and returns those it still
-	// held: a delivery whose claim ran out and was taken by another, or
-	// that was given up meanwhile, is left alone and not returned.
-	DeliveryRenew(claim string, ids []string, until time.Time) ([]string, error)
-	// DeliveryRecord records what a try of d came to (d.State, Attempts,
-	// NextAt, LastError, DeliveredAt) and releases the claim; ErrStale,
-	// writing nothing, if claim (the token d was claimed under) no
-	// longer holds it.
-	DeliveryRecord(d model.Delivery, claim string) error
+	// DeliveryRenew extends the claims held (delivery id → the token of
+	// the claim holding it) to until (an until in the past releases them)
+	// and returns the deliveries they still held: one whose claim ran out
+	// and was taken by another, or that was given up meanwhile, is left
+	// alone and not returned. One statement, whatever the count.
+	DeliveryRenew(held map[string]string, until time.Time) ([]string, error)
+	// DeliveryRecord records what a try of each of ds came to (State,
+	// Attempts, NextAt, LastError, DeliveredAt) and releases its claim,
+	// if the claim it was sent under (d.Claim) still holds it; it returns
+	// the ids of those whose claim no longer does, for which it wrote
+	// nothing. One statement, whatever the count.
+	DeliveryRecord(ds ...model.Delivery) (stale []string, err error)
 	// DeliveryRetry queues dead delivery id (every dead one for "")
 	// again, due at now with its tries counted from zero, and returns
 	// how many; ErrNotFound for an id that is not a dead delivery.

@@ -64,9 +64,9 @@ func (e *engine) troublef(format string, args ...any) {
 type round struct {
 	now    time.Time
 	record []sent
-	stale  []bool
-	renew  map[string][]string // claim → the deliveries it holds
-	until  time.Time           // what the claims are renewed to
+	stale  map[string]bool
+	renew  map[string]string // delivery → the claim holding it
+	until  time.Time         // what the claims are renewed to
 	kept   map[string]bool
 	claim  *store.Claim
 	batch  []model.Delivery
@@ -84,7 +84,7 @@ func (e *engine) step(ctx context.Context) (more bool, err error) {
 	now := e.opts.Now()
 	r := round{now: now, record: e.finished}
 	if len(e.held) > 0 && now.Sub(e.renewed) >= e.opts.Lease/3 {
-		r.renew, r.until = e.byClaim(), now.Add(e.opts.Lease)
+		r.renew, r.until = e.heldClaims(), now.Add(e.opts.Lease)
 	}
 	free := e.opts.Sends - (len(e.held) - len(e.finished))
 	skip := e.full()
@@ -125,30 +125,38 @@ func (e *engine) step(ctx context.Context) (more bool, err error) {
 	return r.claim != nil && len(r.batch) == r.claim.Limit, nil
 }
 
-// write is a round's transaction. Each try is recorded over the claim it
-// was sent under, so a send whose claim ran out and was taken records
-// nothing over the new holder's; a send the deliverer's end cut short is
-// no try: its claim is released instead.
-func (r *round) write(tx store.Tx) (err error) {
-	r.stale, r.kept, r.batch, r.due = make([]bool, len(r.record)), map[string]bool{}, nil, nil
-	for i, s := range r.record {
+// write is a round's transaction, a few statements whatever the counts.
+// Each try is recorded over the claim it was sent under, so a send whose
+// claim ran out and was taken records nothing over the new holder's; a
+// send the deliverer's end cut short is no try: its claim is released
+// instead.
+func (r *round) write(tx store.Tx) error {
+	r.stale, r.kept, r.batch, r.due = map[string]bool{}, map[string]bool{}, nil, nil
+	var tries []model.Delivery
+	cut := map[string]string{}
+	for _, s := range r.record {
 		if s.cut {
-			_, err = tx.DeliveryRenew(s.d.Claim, []string{s.d.ID}, r.now)
+			cut[s.d.ID] = s.d.Claim
 		} else {
-			err = tx.DeliveryRecord(s.d, s.d.Claim)
-		}
-		if r.stale[i] = store.IsStale(err); err != nil && !r.stale[i] {
-			return err
+			tries = append(tries, s.d)
 		}
 	}
-	for c, ids := range r.renew {
-		held, err := tx.DeliveryRenew(c, ids, r.until)
-		if err != nil {
-			return err
-		}
-		for _, id := range held {
-			r.kept[id] = true
-		}
+	stale, err := tx.DeliveryRecord(tries...)
+	if err != nil {
+		return err
+	}
+	for _, id := range stale {
+		r.stale[id] = true
+	}
+	if _, err := tx.DeliveryRenew(cut, r.now); err != nil {
+		return err
+	}
+	kept, err := tx.DeliveryRenew(r.renew, r.until)
+	if err != nil {
+		return err
+	}
+	for _, id := range kept {
+		r.kept[id] = true
 	}
 	if r.claim == nil {
 		return nil
@@ -160,13 +168,13 @@ func (r *round) write(tx store.Tx) (err error) {
 	return err
 }
 
-// byClaim is the deliveries held, by the claim that holds them (lost
+// heldClaims is the deliveries held and the claims holding them (lost
 // ones left out).
-func (e *engine) byClaim() map[string][]string {
-	out := map[string][]string{}
+func (e *engine) heldClaims() map[string]string {
+	out := map[string]string{}
 	for id, c := range e.held {
 		if c != "" {
-			out[c] = append(out[c], id)
+			out[id] = c
 		}
 	}
 	return out
@@ -176,11 +184,11 @@ func (e *engine) byClaim() map[string][]string {
 // disables the hooks whose receivers said they are gone.
 func (e *engine) recorded(ctx context.Context, r round) {
 	e.finished = e.finished[len(r.record):]
-	for i, s := range r.record {
+	for _, s := range r.record {
 		delete(e.held, s.d.ID)
 		switch {
 		case s.cut:
-		case r.stale[i]:
+		case r.stale[s.d.ID]:
 			e.logf("%s: the try is not recorded: its claim ran out and another deliverer holds it\n", s.d.ID)
 		case s.d.State == model.DeliveryDelivered:
 			e.rep.Delivered++
@@ -189,7 +197,7 @@ func (e *engine) recorded(ctx context.Context, r round) {
 		default:
 			e.rep.Retrying++
 		}
-		if s.gone && !r.stale[i] {
+		if s.gone && !r.stale[s.d.ID] {
 			e.disable(ctx, s.d.Hook)
 		}
 	}
@@ -204,12 +212,10 @@ func (e *engine) renewedClaims(r round) {
 		return
 	}
 	e.renewed = r.now
-	for _, ids := range r.renew {
-		for _, id := range ids {
-			if _, held := e.held[id]; held && !r.kept[id] {
-				e.held[id] = ""
-				e.logf("%s: its claim was lost (a renewal came too late); another deliverer may send it\n", id)
-			}
+	for id := range r.renew {
+		if _, held := e.held[id]; held && !r.kept[id] {
+			e.held[id] = ""
+			e.logf("%s: its claim was lost (a renewal came too late); another deliverer may send it\n", id)
 		}
 	}
 	e.dropWaiting(func(d model.Delivery) bool { return e.held[d.ID] == "" })

@@ -53,17 +53,60 @@ func (t *Tx) DeliveryClaim(c store.Claim) ([]model.Delivery, error) {
 	return t.deliveries(`WHERE d.id = ANY($1) ORDER BY d.next_at, d.id`, ids)
 }
 
-// DeliveryRenew extends claim's hold on ids to until.
-func (t *Tx) DeliveryRenew(claim string, ids []string, until time.Time) ([]string, error) {
-	if len(ids) == 0 {
+// DeliveryRenew extends the claims held on deliveries to until.
+func (t *Tx) DeliveryRenew(held map[string]string, until time.Time) ([]string, error) {
+	if len(held) == 0 {
 		return []string{}, nil
 	}
-	rows, err := t.query(`UPDATE deliveries SET claimed_until = $1 WHERE claimed_by = $2 AND state = 'pending'
-		AND id = ANY($3) RETURNING id`, until, claim, ids)
+	ids, claims := make([]string, 0, len(held)), make([]string, 0, len(held))
+	for id, c := range held {
+		ids, claims = append(ids, id), append(claims, c)
+	}
+	rows, err := t.query(`UPDATE deliveries d SET claimed_until = $1 FROM unnest($2::text[], $3::text[]) AS h(id, claim)
+		WHERE d.id = h.id AND d.claimed_by = h.claim AND d.state = 'pending' RETURNING d.id`, until, ids, claims)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// DeliveryRecord records tries, each over the claim it was sent under,
+// in one statement.
+func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
+	if len(ds) == 0 {
+		return []string{}, nil
+	}
+	n := len(ds)
+	ids, states, claims, errs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	attempts, next, delivered := make([]int32, n), make([]time.Time, n), make([]*time.Time, n)
+	for i, d := range ds {
+		ids[i], states[i], claims[i], errs[i] = d.ID, string(d.State), d.Claim, d.LastError
+		attempts[i], next[i], delivered[i] = int32(d.Attempts), d.NextAt, d.DeliveredAt
+	}
+	rows, err := t.query(`UPDATE deliveries d SET state = u.state, attempts = u.attempts, next_at = u.next_at,
+			last_error = u.last_error, delivered_at = u.delivered_at, claimed_by = NULL, claimed_until = NULL
+		FROM unnest($1::text[], $2::text[], $3::integer[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::text[])
+			AS u(id, state, attempts, next_at, last_error, delivered_at, claim)
+		WHERE d.id = u.id AND d.claimed_by = u.claim AND d.state = 'pending' RETURNING d.id`,
+		ids, states, attempts, next, errs, delivered, claims)
+	if err != nil {
+		return nil, err
+	}
+	done, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	recorded := map[string]bool{}
+	for _, id := range done {
+		recorded[id] = true
+	}
+	stale := []string{}
+	for _, id := range ids {
+		if !recorded[id] {
+			stale = append(stale, id)
+		}
+	}
+	return stale, nil
 }
 
 // DeliveryNext is when the earliest claimable delivery is due: the

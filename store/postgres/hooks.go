@@ -139,20 +139,6 @@ func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
 	return t.deliveries(where, args...)
 }
 
-// DeliveryRecord records the try of d made under claim and releases it.
-func (t *Tx) DeliveryRecord(d model.Delivery, claim string) error {
-	tag, err := t.exec(`UPDATE deliveries SET state = $1, attempts = $2, next_at = $3, last_error = $4, delivered_at = $5,
-		claimed_by = NULL, claimed_until = NULL WHERE id = $6 AND claimed_by = $7 AND state = 'pending'`,
-		string(d.State), d.Attempts, d.NextAt, d.LastError, d.DeliveredAt, d.ID, claim)
-	if err != nil {
-		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return store.ErrStale
-	}
-	return nil
-}
-
 // DeliveryRetry queues dead deliveries again.
 func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 	tag, err := t.exec(`UPDATE deliveries SET state = 'pending', attempts = 0, next_at = $1, claimed_by = NULL,

@@ -64,22 +64,49 @@ func collectIDs(rows *sql.Rows) ([]any, error) {
 	return ids, rows.Err()
 }
 
-// DeliveryRenew extends claim's hold on ids to until.
-func (t *Tx) DeliveryRenew(claim string, ids []string, until time.Time) ([]string, error) {
-	if len(ids) == 0 {
+// DeliveryRenew extends the claims held on deliveries to until.
+func (t *Tx) DeliveryRenew(held map[string]string, until time.Time) ([]string, error) {
+	if len(held) == 0 {
 		return []string{}, nil
 	}
-	rows, err := t.query(`UPDATE deliveries SET claimed_until = ? WHERE claimed_by = ? AND state = 'pending'
-		AND id IN (SELECT value FROM json_each(?)) RETURNING id`, fmtTime(until), claim, skipList(ids))
+	rows, err := t.query(`UPDATE deliveries SET claimed_until = ? FROM json_each(?) h
+		WHERE deliveries.id = h.key AND deliveries.claimed_by = h.value AND deliveries.state = 'pending'
+		RETURNING deliveries.id`, fmtTime(until), jsonOf(held))
 	if err != nil {
 		return nil, err
 	}
-	held, err := collectIDs(rows)
-	out := make([]string, len(held))
-	for i, id := range held {
+	kept, err := collectIDs(rows)
+	out := make([]string, len(kept))
+	for i, id := range kept {
 		out[i] = id.(string)
 	}
 	return out, err
+}
+
+// DeliveryRecord records tries, each over the claim it was sent under.
+func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
+	stale := []string{}
+	for _, d := range ds {
+		var delivered any
+		if d.DeliveredAt != nil {
+			delivered = fmtTime(*d.DeliveredAt)
+		}
+		res, err := t.exec(`UPDATE deliveries SET state = ?, attempts = ?, next_at = ?, last_error = ?, delivered_at = ?,
+			claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
+			string(d.State), d.Attempts, fmtTime(d.NextAt), d.LastError, delivered, d.ID, d.Claim)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			stale = append(stale, d.ID)
+		}
+	}
+	return stale, nil
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // DeliveryNext is when the earliest claimable delivery is due: the

@@ -153,24 +153,6 @@ func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
 	return t.deliveries(where, args...)
 }
 
-// DeliveryRecord records the try of d made under claim and releases it.
-func (t *Tx) DeliveryRecord(d model.Delivery, claim string) error {
-	var delivered any
-	if d.DeliveredAt != nil {
-		delivered = fmtTime(*d.DeliveredAt)
-	}
-	res, err := t.exec(`UPDATE deliveries SET state = ?, attempts = ?, next_at = ?, last_error = ?, delivered_at = ?,
-		claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
-		string(d.State), d.Attempts, fmtTime(d.NextAt), d.LastError, delivered, d.ID, claim)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return store.ErrStale
-	}
-	return nil
-}
-
 // DeliveryRetry queues dead deliveries again.
 func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 	res, err := t.exec(`UPDATE deliveries SET state = 'pending', attempts = 0, next_at = ?, claimed_by = NULL,

@@ -25,6 +25,30 @@ func claim(t *testing.T, st store.Field, c store.Claim) []string {
 	return ids
 }
 
+// recordTry records d's try over claim, and reports whether it was
+// recorded (the claim still held it).
+func recordTry(t *testing.T, st store.Field, d model.Delivery, claim string) bool {
+	t.Helper()
+	d.Claim = claim
+	var stale []string
+	write(t, st, func(tx store.Tx) (err error) { stale, err = tx.DeliveryRecord(d); return err })
+	return len(stale) == 0
+}
+
+// renew extends claim's hold on ids to until, and returns those it
+// still held.
+func renew(t *testing.T, st store.Field, claim string, until time.Time, ids ...string) []string {
+	t.Helper()
+	held := map[string]string{}
+	for _, id := range ids {
+		held[id] = claim
+	}
+	var kept []string
+	write(t, st, func(tx store.Tx) (err error) { kept, err = tx.DeliveryRenew(held, until); return err })
+	slices.Sort(kept)
+	return kept
+}
+
 func next(t *testing.T, st store.Field, skip ...string) *time.Time {
 	t.Helper()
 	var at *time.Time
@@ -59,13 +83,9 @@ func testDeliveryClaimTokens(t *testing.T, e Engine) {
 	if got := claim(t, st, store.Claim{Token: "c1", Now: at, Lease: 10 * time.Second, Limit: 10}); !slices.Equal(got, []string{"msg_1"}) {
 		t.Fatalf("c1 claimed %v", got)
 	}
-	write(t, st, func(tx store.Tx) error {
-		held, err := tx.DeliveryRenew("c1", []string{"msg_1", "msg_nope"}, at.Add(30*time.Second))
-		if err != nil || !slices.Equal(held, []string{"msg_1"}) {
-			t.Fatalf("c1 renewed %v (%v), want msg_1", held, err)
-		}
-		return err
-	})
+	if held := renew(t, st, "c1", at.Add(30*time.Second), "msg_1", "msg_nope"); !slices.Equal(held, []string{"msg_1"}) {
+		t.Fatalf("c1 renewed %v, want msg_1", held)
+	}
 	if n := next(t, st); n == nil || !n.Equal(at.Add(30*time.Second)) {
 		t.Fatalf("claimable again at %v, want when the renewed claim runs out", n)
 	}
@@ -86,22 +106,27 @@ func testDeliveryClaimTokens(t *testing.T, e Engine) {
 	}
 	// c1's send comes back late: it records nothing and renews nothing.
 	d.State, d.Attempts = model.DeliveryDelivered, 1
-	if err := st.Write(context.Background(), func(tx store.Tx) error { return tx.DeliveryRecord(d, "c1") }); !store.IsStale(err) {
-		t.Fatalf("c1 recorded over c2's claim: %v", err)
+	if recordTry(t, st, d, "c1") {
+		t.Fatal("c1 recorded over c2's claim")
 	}
-	write(t, st, func(tx store.Tx) error {
-		held, err := tx.DeliveryRenew("c1", []string{"msg_1"}, at.Add(time.Hour))
-		if len(held) != 0 {
-			t.Fatalf("c1 renewed %v, which c2 holds", held)
+	if held := renew(t, st, "c1", at.Add(time.Hour), "msg_1"); len(held) != 0 {
+		t.Fatalf("c1 renewed %v, which c2 holds", held)
+	}
+	read(t, st, func(tx store.Tx) error {
+		ds, err := tx.Deliveries(model.DeliveryQuery{})
+		if ds[0].State != model.DeliveryPending || ds[0].Attempts != 0 || ds[0].Claim != "c2" {
+			t.Fatalf("after c1's late record and renewal: %+v", ds[0])
 		}
 		return err
 	})
 	// Released (renewed into the past), it is claimable at once.
-	write(t, st, func(tx store.Tx) error { _, err := tx.DeliveryRenew("c2", []string{"msg_1"}, at); return err })
+	renew(t, st, "c2", at, "msg_1")
 	if got := claim(t, st, store.Claim{Token: "c3", Now: at.Add(32 * time.Second), Lease: 10 * time.Second, Limit: 10}); !slices.Equal(got, []string{"msg_1"}) {
 		t.Fatalf("after c2 released it, c3 claimed %v", got)
 	}
-	write(t, st, func(tx store.Tx) error { return tx.DeliveryRecord(d, "c3") })
+	if !recordTry(t, st, d, "c3") {
+		t.Fatal("c3 could not record over its own claim")
+	}
 }
 
 // A hook gets the notices of one conflict in order, each once the one
@@ -125,7 +150,7 @@ func testDeliveryOrderPerConflict(t *testing.T, e Engine) {
 	if !slices.Equal(few, []string{"msg_1", "msg_c1a"}) {
 		t.Fatalf("claimed %v with two per hook, want the first two due", few)
 	}
-	write(t, st, func(tx store.Tx) error { _, err := tx.DeliveryRenew("few", few, at); return err })
+	renew(t, st, "few", at, few...)
 	got := claim(t, st, store.Claim{Token: "w", Now: at, Lease: time.Minute, Limit: 10})
 	if !slices.Equal(got, []string{"msg_1", "msg_c1a", "msg_c2", "msg_none"}) {
 		t.Fatalf("claimed %v: want all but the second notice of conflict-1", got)
@@ -144,7 +169,7 @@ func testDeliveryOrderPerConflict(t *testing.T, e Engine) {
 		return err
 	})
 	first.State, first.Attempts, first.LastError = model.DeliveryDead, 1, "404 Not Found"
-	write(t, st, func(tx store.Tx) error { return tx.DeliveryRecord(first, "w") })
+	recordTry(t, st, first, "w")
 	if got := claim(t, st, store.Claim{Token: "w2", Now: at, Lease: time.Minute, Limit: 10}); !slices.Equal(got, []string{"msg_c1b"}) {
 		t.Fatalf("once the first was given up, claimed %v", got)
 	}
