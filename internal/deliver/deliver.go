@@ -28,7 +28,7 @@ const (
 	MinLease = 5 * time.Second
 	// DefaultSends and DefaultPerHook are how many sends run at once in
 	// all, and to one hook.
-	DefaultSends   = 32
+	DefaultSends   = 64
 	DefaultPerHook = 4
 )
 
