@@ -135,3 +135,17 @@ func (p *pgProxy) cut() {
 	}
 	clear(p.conns)
 }
+
+// What waiting will not mend stops a deliverer, with one line saying so:
+// a field opened read-only, with a delivery due.
+func TestADelivererStopsOnWhatWaitingWillNotMend(t *testing.T) {
+	db := hookedField(t, t.TempDir()+"/field.db")
+	recv := delivertest.Start(t)
+	addHook(t, db, "ana", recv.URL)
+	conflict(t, db)
+	r := arbiter(t, "--db", db, "--read-only", "deliver", "--quiet")
+	wantExit(t, r, 3)
+	if !strings.Contains(r.stderr, "arbiter: deliver stops: ") || !strings.Contains(r.stderr, "READ_ONLY") {
+		t.Fatalf("stderr %q: want one line saying why it stops", r.stderr)
+	}
+}
