@@ -8,25 +8,21 @@ import (
 	"time"
 )
 
-// HookFormat is how a hook's deliveries are written.
+// HookFormat names a hook's channel: how its deliveries are written and
+// sent (standard, slack: the channels of internal/deliver, each in a file
+// of its own).
 type HookFormat string
 
-const (
-	// FormatStandard follows the Standard Webhooks specification: signed
-	// headers and a JSON body with the notice.
-	FormatStandard HookFormat = "standard"
-	// FormatSlack is a Slack incoming-webhook body.
-	FormatSlack HookFormat = "slack"
-)
+// EventHookDisabled is the notice that a hook was disabled because its
+// receiver answered 410 Gone: to the human operators and to the hook's
+// person.
+const EventHookDisabled = "hook.disabled"
 
 // NoticeEvents are the events notices are sent for: what a hook's
 // --events may name.
 var NoticeEvents = []string{EventConflictDetected, EventConflictResolved, EventConflictEscalated, EventVoteOpened,
 	EventVoteClosed, EventConflictReopened, EventConflictRework, EventConflictReminder, EventConflictOverdue,
-	EventConflictTimeout, EventPolicyChanged, EventNotWritten}
-
-// Valid reports whether f is a known format.
-func (f HookFormat) Valid() bool { return f == FormatStandard || f == FormatSlack }
+	EventConflictTimeout, EventPolicyChanged, EventNotWritten, EventHookDisabled}
 
 // Hook delivers every notice to one agent or person to a URL.
 type Hook struct {
@@ -40,7 +36,20 @@ type Hook struct {
 	Secret    string    `json:"-"`
 	CreatedBy string    `json:"created_by"`
 	CreatedAt time.Time `json:"created_at"`
+	// AllowPrivate lets deliveries reach a loopback, private or other
+	// special-purpose address (hooks add --allow-private); without it the
+	// deliverer refuses to connect to one, whatever the host resolves to.
+	AllowPrivate bool `json:"allow_private"`
+	// DisabledAt is when the hook was disabled (its receiver answered
+	// 410 Gone), nil while it is enabled; DisabledWhy says why. A disabled
+	// hook is sent nothing and queues nothing until a human operator
+	// enables it again.
+	DisabledAt  *time.Time `json:"disabled_at,omitempty"`
+	DisabledWhy string     `json:"disabled_why,omitempty"`
 }
+
+// Enabled reports whether the hook is sent its notices.
+func (h Hook) Enabled() bool { return h.DisabledAt == nil }
 
 // Wants reports whether the hook delivers a notice of event.
 func (h Hook) Wants(event string) bool {
@@ -64,8 +73,9 @@ const (
 	DeliveryPending DeliveryState = "pending"
 	// DeliveryDelivered was answered with a 2xx.
 	DeliveryDelivered DeliveryState = "delivered"
-	// DeliveryDead was given up: refused (a 4xx other than 408 and 429)
-	// or failing after the last try. `deliveries retry` queues it again.
+	// DeliveryDead was given up: refused (a 4xx other than 408 and 429),
+	// failing after the last try, or its hook disabled. `deliveries
+	// retry` queues it again.
 	DeliveryDead DeliveryState = "dead"
 )
 
@@ -82,6 +92,12 @@ type Delivery struct {
 	LastError      string        `json:"last_error,omitempty"`
 	CreatedAt      time.Time     `json:"created_at"`
 	DeliveredAt    *time.Time    `json:"delivered_at,omitempty"`
+	// ClaimedUntil is when the claim a deliverer holds on a pending
+	// delivery runs out, if one does: until then no other deliverer sends
+	// it. Claim is the claim's token (set by DeliveryClaim): a try is
+	// recorded only over the claim it was sent under.
+	ClaimedUntil *time.Time `json:"claimed_until,omitempty"`
+	Claim        string     `json:"-"`
 	// Hook and Notice are read with the delivery when it is claimed or
 	// listed.
 	Hook   Hook         `json:"-"`

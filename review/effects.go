@@ -58,11 +58,11 @@ func notify(tx store.Tx, ids []string, n model.Notification, actors ...string) (
 		}
 		m.ID = nid
 		for _, h := range hooks {
-			if h.AgentID != id || !h.Wants(m.Event) {
+			if h.AgentID != id || !h.Wants(m.Event) || !h.Enabled() {
 				continue
 			}
 			if err := tx.DeliveryInsert(model.Delivery{ID: model.NewDeliveryID(), HookID: h.ID, NotificationID: nid,
-				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt}); err != nil {
+				NextAt: m.CreatedAt, CreatedAt: m.CreatedAt, Notice: m}); err != nil {
 				return nil, err
 			}
 		}

@@ -219,29 +219,47 @@ type HookTx interface {
 	HookInsert(h model.Hook) error
 	Hooks(agentID string) ([]model.Hook, error)
 	HookDelete(id string) error
+	// HookDisable disables hook id at at, for why, and gives up its
+	// pending deliveries (dead, why as their last error); it returns how
+	// many. ErrNotFound if there is no such hook, ErrStale if it is
+	// disabled already (nothing is written then).
+	HookDisable(id, why string, at time.Time) (int, error)
+	// HookEnable enables hook id again; ErrNotFound if there is none.
+	HookEnable(id string) error
 	// DeliveryInsert queues d (id, hook, notice, next_at and created_at
-	// set) as pending.
+	// set, and d.Notice's conflict, which orders it) as pending.
 	DeliveryInsert(d model.Delivery) error
 	// Deliveries lists deliveries, newest first, with their hook and
 	// notice.
 	Deliveries(q model.DeliveryQuery) ([]model.Delivery, error)
-	// DeliveryClaim claims for worker, until now+lease, up to limit
-	// pending deliveries due at now that no other worker's claim holds
-	// past now, oldest due first, and returns them with their hook and
-	// notice. Several workers claiming at once never get the same one.
-	DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error)
-	// DeliveryRecord records what worker's try of d came to (d.State,
-	// Attempts, NextAt, LastError, DeliveredAt) and releases the claim;
-	// ErrStale, writing nothing, if worker no longer holds it.
-	DeliveryRecord(d model.Delivery, worker string) error
+	// DeliveryClaim claims for c.Token, until c.Now+c.Lease, up to c.Limit
+	// deliveries claimable at c.Now (see Claimable) whose hook is not in
+	// c.Skip, oldest due first, and returns them with their hook, notice
+	// and claim token. Several workers claiming at once never get the
+	// same one.
+	DeliveryClaim(c Claim) ([]model.Delivery, error)
+	// DeliveryRenew extends the claims held (delivery id → the token of
+	// the claim holding it) to until (an until in the past releases them)
+	// and returns the deliveries they still held: one whose claim ran out
+	// and was taken by another, or that was given up meanwhile, is left
+	// alone and not returned. One statement, whatever the count.
+	DeliveryRenew(held map[string]string, until time.Time) ([]string, error)
+	// DeliveryRecord records what a try of each of ds came to (State,
+	// Attempts, NextAt, LastError, DeliveredAt) and releases its claim,
+	// if the claim it was sent under (d.Claim) still holds it; it returns
+	// the ids of those whose claim no longer does, for which it wrote
+	// nothing. One statement, whatever the count.
+	DeliveryRecord(ds ...model.Delivery) (stale []string, err error)
 	// DeliveryRetry queues dead delivery id (every dead one for "")
 	// again, due at now with its tries counted from zero, and returns
 	// how many; ErrNotFound for an id that is not a dead delivery.
 	DeliveryRetry(id string, now time.Time) (int, error)
-	// DeliveryNext is when the earliest pending delivery may be claimed:
-	// when it is due, or when the claim that holds it runs out, if later;
-	// nil for none.
-	DeliveryNext() (*time.Time, error)
+	// DeliveryNext is when the earliest delivery whose hook is not in
+	// skip may be claimed: when it is due, or when the claim that holds
+	// it runs out, if later; nil for none. Like DeliveryClaim it leaves
+	// out the deliveries of disabled hooks and those that wait for an
+	// earlier one (Claimable).
+	DeliveryNext(skip []string) (*time.Time, error)
 }
 
 // EventTx is the append-only event log.

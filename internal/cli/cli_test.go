@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"arbiter/internal/deliver/delivertest"
 	"arbiter/model"
 )
 
@@ -20,6 +21,7 @@ import (
 var bin, home string
 
 func TestMain(m *testing.M) {
+	delivertest.Main() // this binary, started as a webhook receiver by delivertest.Start
 	if addr := os.Getenv(receiverEnv); addr != "" {
 		os.Exit(runReceiver(addr)) // this binary, started as a webhook receiver (deliver_test.go)
 	}

@@ -2,14 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,8 +14,6 @@ import (
 	"arbiter/internal/mcpserver/mcptest"
 	"arbiter/internal/pgtest"
 	"arbiter/model"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // A field file deleted or replaced under a running arbiter: every
@@ -99,65 +94,16 @@ func TestServeRefusesWritesAndIsUnhealthyOnceTheFieldFileIsGone(t *testing.T) {
 	}
 }
 
-// pgProxy forwards TCP connections to the PostgreSQL server of conn until
-// cut is called: the server, as the field's users reach it, going down.
-func pgProxy(t *testing.T, conn string) (addr string, cut func()) {
-	t.Helper()
-	cfg, err := pgconn.ParseConfig(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	network, target := "tcp", net.JoinHostPort(cfg.Host, itoa(int(cfg.Port)))
-	if strings.HasPrefix(cfg.Host, "/") {
-		network, target = "unix", filepath.Join(cfg.Host, ".s.PGSQL."+itoa(int(cfg.Port)))
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var open []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial(network, target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			mu.Lock()
-			open = append(open, c, s)
-			mu.Unlock()
-			go func() { io.Copy(s, c); s.Close() }()
-			go func() { io.Copy(c, s); c.Close() }()
-		}
-	}()
-	cut = func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range open {
-			c.Close()
-		}
-	}
-	t.Cleanup(cut)
-	return l.Addr().String(), cut
-}
-
 func TestServeIsUnhealthyWhilePostgreSQLIsDown(t *testing.T) {
 	direct := pgtest.Field(t)
 	ok(t, "init", "--db", direct, "--demo")
-	addr, cut := pgProxy(t, direct)
-	host, port, _ := net.SplitHostPort(addr)
-	viaProxy := pgtest.WithParam(pgtest.WithParam(pgtest.WithParam(direct, "host", host), "port", port), "sslmode", "disable")
+	proxy, through := newPGProxy(t, direct)
+	viaProxy := pgtest.WithParam(through, "sslmode", "disable")
 	srv := serveField(t, viaProxy, "--http", "127.0.0.1:0")
 	if code := healthz(t, srv.httpAddr); code != http.StatusOK {
 		t.Fatalf("/healthz with the server up: %d\n%s", code, srv.logText())
 	}
-	cut()
+	proxy.cut()
 	if code := healthz(t, srv.httpAddr); code != http.StatusServiceUnavailable {
 		t.Fatalf("/healthz with the server down: %d, want 503", code)
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -94,7 +95,10 @@ func Read(r io.Reader) (File, error) {
 
 func decodeLine(n int, line []byte) (Message, *akashiklog.LineError) {
 	var env model.Envelope
-	if err := json.Unmarshal(line, &env); err != nil {
+	if err := strict(line, &env); err != nil {
+		if key, ok := unknownKey(err); ok {
+			return Message{}, &akashiklog.LineError{Line: n, Reason: fmt.Sprintf("unknown key %q in the message (a misspelling?)", key)}
+		}
 		return Message{}, &akashiklog.LineError{Line: n, Reason: "not an Akashik message: " + err.Error()}
 	}
 	req, err := Decode(env)
@@ -106,8 +110,10 @@ func decodeLine(n int, line []byte) (Message, *akashiklog.LineError) {
 
 // Decode reads the MERGE request an offline decision message
 // carries (see Append): a MERGE proper, or a ballot (strategy
-// vote with a winner_id). Unknown payload fields are ignored, so that the
-// decision history `arbiter export --decisions` writes reads back too.
+// vote with a winner_id). A payload key that is neither the request's nor
+// the result the decision history `arbiter export --decisions` adds is
+// an error naming it: a misspelt "expected_version" must not apply a
+// decision as if no version were expected.
 func Decode(env model.Envelope) (model.MergeRequest, error) {
 	var req model.MergeRequest
 	if err := env.Check(); err != nil {
@@ -116,10 +122,14 @@ func Decode(env model.Envelope) (model.MergeRequest, error) {
 	if env.Operation != model.OpMerge {
 		return req, fmt.Errorf("operation %q is not MERGE", env.Operation)
 	}
-	dec := json.NewDecoder(bytes.NewReader(env.Payload))
-	if err := dec.Decode(&req); err != nil {
+	var rec model.DecisionRecord
+	if err := strict(env.Payload, &rec); err != nil {
+		if key, ok := unknownKey(err); ok {
+			return req, fmt.Errorf("unknown key %q in the payload (a misspelling?)", key)
+		}
 		return req, fmt.Errorf("payload: %v", err)
 	}
+	req = rec.MergeRequest
 	switch {
 	case strings.TrimSpace(req.ConflictID) == "":
 		return req, fmt.Errorf("payload has no conflict_id")
@@ -129,4 +139,30 @@ func Decode(env model.Envelope) (model.MergeRequest, error) {
 		return req, fmt.Errorf("payload.expected_version %d is negative", req.ExpectedVersion)
 	}
 	return req, nil
+}
+
+// strict decodes one JSON value from data into v, refusing keys v does
+// not have, and anything after the value.
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// unknownKey is the key encoding/json refused as unknown, if err is that
+// refusal (its only form is the message "json: unknown field \"KEY\"").
+func unknownKey(err error) (string, bool) {
+	const prefix = "json: unknown field "
+	msg := err.Error()
+	if !strings.HasPrefix(msg, prefix) {
+		return "", false
+	}
+	key, uerr := strconv.Unquote(strings.TrimPrefix(msg, prefix))
+	return key, uerr == nil
 }

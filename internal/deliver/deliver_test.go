@@ -19,6 +19,7 @@ import (
 
 	"arbiter/field"
 	"arbiter/internal/deliver"
+	"arbiter/internal/deliver/delivertest"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -26,7 +27,11 @@ import (
 )
 
 // The tests run on SQLite, then again on PostgreSQL (reviewtest.Main).
-func TestMain(m *testing.M) { os.Exit(rt.Main(m)) }
+// A test binary started by delivertest.Start is a receiver instead.
+func TestMain(m *testing.M) {
+	delivertest.Main()
+	os.Exit(rt.Main(m))
+}
 
 // verify checks a Standard Webhooks request as the specification
 // (standardwebhooks.com, "Verifying webhooks") says, written from it and
@@ -121,19 +126,26 @@ func TestTheRetryScheduleDoublesFromASecond(t *testing.T) {
 	}
 }
 
+func checkURL(ctx context.Context, u string, allowPrivate bool) error {
+	return deliver.CheckHook(ctx, model.Hook{URL: u, Format: deliver.FormatStandard, AllowPrivate: allowPrivate}, nil)
+}
+
 func TestURLsAreCheckedWhenAHookIsAdded(t *testing.T) {
 	ctx := context.Background()
 	for _, u := range []string{"ftp://example.com/x", "not a url", "https:///nohost", "http://user:pw@example.com/",
 		"http://127.0.0.1:8080/", "http://10.1.2.3/", "http://[::1]/", "http://169.254.169.254/latest", "http://localhost/"} {
-		if err := deliver.CheckURL(ctx, u, false); err == nil {
+		if err := checkURL(ctx, u, false); err == nil {
 			t.Errorf("%s is accepted", u)
 		}
 	}
-	if err := deliver.CheckURL(ctx, "http://127.0.0.1:8080/h", true); err != nil {
+	if err := checkURL(ctx, "http://127.0.0.1:8080/h", true); err != nil {
 		t.Errorf("--allow-private refuses loopback: %v", err)
 	}
-	if err := deliver.CheckURL(ctx, "https://93.184.215.14/hook", false); err != nil {
+	if err := checkURL(ctx, "https://93.184.215.14/hook", false); err != nil {
 		t.Errorf("a public address is refused: %v", err)
+	}
+	if err := deliver.CheckHook(ctx, model.Hook{URL: "https://93.184.215.14/hook", Format: "teams"}, nil); err == nil {
+		t.Error("a format no channel has is accepted")
 	}
 	if got := deliver.RedactURL("https://hooks.slack.com/services/T000/B000/XXXXSECRET?x=1"); strings.Contains(got, "SECRET") || strings.Contains(got, "x=1") {
 		t.Errorf("the URL is shown as %q", got)
@@ -217,7 +229,7 @@ func hookedField(t *testing.T, url string) (*rt.Field, *review.Service, model.Ho
 	now := time.Now().UTC()
 	svc := review.New(f.Store).WithClock(func() time.Time { return now })
 	h, err := svc.HookAdd(context.Background(), rt.Operator, model.Hook{ID: model.NewHookID(), AgentID: rt.Senior2, URL: url,
-		Format: model.FormatStandard, Secret: deliver.NewSecret()})
+		Format: deliver.FormatStandard, Secret: deliver.NewSecret(), AllowPrivate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

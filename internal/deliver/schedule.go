@@ -3,6 +3,8 @@ package deliver
 import (
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -38,6 +40,40 @@ func jitter(w time.Duration) time.Duration {
 		return w
 	}
 	return w - time.Duration(q) + time.Duration(rand.Int64N(2*q+1))
+}
+
+// MaxRetryAfter is the longest a receiver's Retry-After is waited: a
+// longer one is cut to it.
+const MaxRetryAfter = time.Hour
+
+// RetryAfter reads the Retry-After header of a 429 or 503 answered at
+// now — seconds, or an HTTP date — as a wait, at most MaxRetryAfter; 0
+// when there is none, or it is not one of the two, or already past.
+func RetryAfter(value string, now time.Time) time.Duration {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0
+	}
+	var wait time.Duration
+	if secs, err := strconv.ParseInt(value, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		if secs > int64(MaxRetryAfter/time.Second) {
+			return MaxRetryAfter
+		}
+		wait = time.Duration(secs) * time.Second
+	} else if at, err := http.ParseTime(value); err == nil {
+		wait = at.Sub(now)
+	}
+	return min(max(wait, 0), MaxRetryAfter)
+}
+
+// nextWait is the wait after the attempts-th failed try: the schedule's,
+// with jitter, or the receiver's Retry-After if that is longer. A
+// Retry-After never brings a try earlier than the schedule would.
+func nextWait(attempts int, retryAfter time.Duration) time.Duration {
+	return max(jitter(RetryWait(attempts)), retryAfter)
 }
 
 // retryable reports whether a try answered with status is tried again:

@@ -7,13 +7,23 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"arbiter/internal/safetext"
+	"arbiter/model"
 )
 
-// CheckURL refuses a hook's URL that is not http or https with a host,
-// and, unless allowPrivate, one whose host is or resolves to a loopback,
-// private, link-local, unspecified or multicast address: a hook is not
-// pointed at internal services by accident.
-func CheckURL(ctx context.Context, raw string, allowPrivate bool) error {
+// CheckHook checks what hooks add is given: a known channel, and a URL
+// that is http or https with a host and no user or password, that the
+// channel accepts and, unless h.AllowPrivate, whose host is not and does
+// not resolve (through resolver; nil for the system's) to an address
+// Refusal refuses. The same addresses are refused again at every send,
+// where the name may resolve to another.
+func CheckHook(ctx context.Context, h model.Hook, resolver *net.Resolver) error {
+	ch, ok := ChannelOf(h.Format)
+	if !ok {
+		return fmt.Errorf("%q is not a hook format: use %s", h.Format, FormatNames())
+	}
+	raw := h.URL
 	u, err := url.Parse(strings.TrimSpace(raw))
 	switch {
 	case err != nil:
@@ -25,7 +35,10 @@ func CheckURL(ctx context.Context, raw string, allowPrivate bool) error {
 	case u.User != nil:
 		return fmt.Errorf("%q carries a user or password; put credentials in the path or query the receiver checks", raw)
 	}
-	if allowPrivate {
+	if err := ch.Accept(u); err != nil {
+		return fmt.Errorf("%q: %v", raw, err)
+	}
+	if h.AllowPrivate {
 		return nil
 	}
 	host := u.Hostname()
@@ -33,22 +46,34 @@ func CheckURL(ctx context.Context, raw string, allowPrivate bool) error {
 	if a, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{a}
 	} else {
-		ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		if resolver == nil {
+			resolver = net.DefaultResolver
+		}
+		ips, err := resolver.LookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return fmt.Errorf("%q: %s does not resolve (%v)", raw, host, err)
 		}
 		addrs = ips
 	}
 	for _, a := range addrs {
-		if private(a.Unmap()) {
-			return fmt.Errorf("%q: %s is a private, loopback or link-local address (%s); add --allow-private if it is meant", raw, host, a)
+		if what := Refusal(a); what != "" {
+			return fmt.Errorf("%q: %s is %s (%s); add --allow-private if it is meant", raw, host, what, a)
 		}
 	}
 	return nil
 }
 
-func private(a netip.Addr) bool {
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsUnspecified() || a.IsMulticast() || a.IsInterfaceLocalMulticast() ||
-		netip.MustParsePrefix("100.64.0.0/10").Contains(a) // carrier-grade NAT
+// RedactURL is a hook's URL as output and logs show it: its scheme, host
+// and the first characters of its path, never its query or the rest of
+// the path (a Slack webhook's path is its secret).
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(not a URL)"
+	}
+	p := u.EscapedPath()
+	if len(p) > 10 {
+		p = p[:10] + "…"
+	}
+	return safetext.Line(u.Scheme + "://" + u.Host + p)
 }

@@ -992,6 +992,26 @@ CREATE INDEX held_decisions_agent ON held_decisions (agent_id);
 CREATE TRIGGER held_decisions_own BEFORE INSERT OR UPDATE OR DELETE ON held_decisions
 	FOR EACH ROW EXECUTE FUNCTION check_own();
 `,
+	// 10: hooks that outlive their receivers (docs/notifications.md): a
+	// hook's format is any channel's name (a new channel needs no new
+	// format); allow_private is hooks add --allow-private, checked at
+	// every send; disabled_at and disabled_why say the receiver answered
+	// 410 Gone. A delivery keeps its notice's conflict_id: deliveries_order
+	// finds a hook's earlier pending notice of the same conflict, which a
+	// claim waits for. deliveries_claimed finds the claims that hold
+	// deliveries back; claimed_by now holds the claim's token.
+	`
+ALTER TABLE hooks DROP CONSTRAINT hooks_format_check,
+	ADD CONSTRAINT hooks_format_named CHECK (format <> ''),
+	ADD COLUMN allow_private boolean NOT NULL DEFAULT false,
+	ADD COLUMN disabled_at timestamptz,
+	ADD COLUMN disabled_why text NOT NULL DEFAULT '';
+ALTER TABLE deliveries ADD COLUMN conflict_id text COLLATE "C";
+UPDATE deliveries d SET conflict_id = n.conflict_id FROM notifications n WHERE n.id = d.notification_id;
+CREATE INDEX deliveries_order ON deliveries (hook_id, conflict_id, notification_id)
+	WHERE state = 'pending' AND conflict_id IS NOT NULL;
+CREATE INDEX deliveries_claimed ON deliveries (claimed_until) WHERE state = 'pending' AND claimed_until IS NOT NULL;
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

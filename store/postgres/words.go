@@ -10,7 +10,10 @@ import (
 // dialect is PostgreSQL's words for the statements both engines share.
 var dialect = sqlcore.NewDialect(sqlcore.Words{
 	JSONArrayAgg: "json_agg", JSONArray: "json_build_array", JSONObjectAgg: "json_object_agg",
-	SkipLocked: " FOR UPDATE SKIP LOCKED",
+	SkipLocked: " FOR UPDATE OF d SKIP LOCKED",
+	NotIn:      func(col, p string) string { return col + " <> ALL (" + p + "::text[])" },
+	SkipList:   func(values []string) any { return append([]string{}, values...) },
+	Greatest:   "greatest",
 	Millis: func(from, to string) string {
 		return "round(extract(epoch FROM " + to + " - " + from + ") * 1000)::bigint"
 	},

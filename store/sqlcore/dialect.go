@@ -7,10 +7,16 @@ type Words struct {
 	// BY), JSONArray builds one, JSONObjectAgg aggregates keys and values
 	// into a JSON object.
 	JSONArrayAgg, JSONArray, JSONObjectAgg string
-	// SkipLocked ends the choice of the rows a claim takes: rows another
-	// transaction is claiming are passed over ("" where a write holds the
-	// whole field).
+	// SkipLocked ends the choice of the deliveries (d) a claim takes: rows
+	// another transaction is claiming are passed over ("" where a write
+	// holds the whole field).
 	SkipLocked string
+	// NotIn is the condition that col is none of a list given as the
+	// parameter p, which SkipList makes of the list's values.
+	NotIn    func(col, p string) string
+	SkipList func(values []string) any
+	// Greatest is the function of the largest of its arguments.
+	Greatest string
 	// Millis is the whole milliseconds from the time from to the time to;
 	// Day is a time's UTC day as YYYY-MM-DD.
 	Millis func(from, to string) string
@@ -27,7 +33,8 @@ type Words struct {
 // when the engine's package starts.
 type Dialect struct {
 	Words
-	unit, unitEach, unitEachSince, unitSearch, policy, stats, claim string
+	unit, unitEach, unitEachSince, unitSearch, policy, stats string
+	claim, deliveryNext                                      string
 }
 
 // NewDialect builds the statements whose words differ from w.
@@ -45,10 +52,7 @@ func NewDialect(w Words) *Dialect {
 		(SELECT coalesce(` + w.JSONObjectAgg + `(conflict_type, role), '{}') FROM authority_roles)
 		FROM policy WHERE id = 1`
 	d.stats = statsSQL(w)
-	d.claim = `UPDATE deliveries SET claimed_by = $1, claimed_until = $2
-		WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_at <= $3
-			AND (claimed_until IS NULL OR claimed_until <= $3) ORDER BY next_at, id LIMIT $4` + w.SkipLocked + `)
-		RETURNING id`
+	d.claim, d.deliveryNext = claimSQL(w)
 	return d
 }
 

@@ -9,31 +9,34 @@ import (
 	"arbiter/store"
 )
 
-// Hooks and their deliveries (docs/notifications.md).
+// Hooks and their deliveries (docs/notifications.md); the claims on
+// deliveries are in claims.go.
 
-const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at`
+const hookCols = `h.id, h.agent_id, h.url, h.format, h.events, h.secret, h.created_by, h.created_at,
+	h.allow_private, h.disabled_at, h.disabled_why`
 
 // deliverySelect reads a delivery with its hook and notice (scanDelivery).
 const deliverySelect = `SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.last_error,
-	d.created_at, d.delivered_at, ` + hookCols + `, n.agent_id, n.event, n.epoch, n.summary, n.unit_id, n.conflict_id,
-	n.requires_action, n.created_at
+	d.created_at, d.delivered_at, coalesce(d.claimed_by, ''), d.claimed_until, ` + hookCols + `, n.agent_id, n.event,
+	n.epoch, n.summary, n.unit_id, n.conflict_id, n.requires_action, n.created_at
 	FROM deliveries d JOIN hooks h ON h.id = d.hook_id JOIN notifications n ON n.id = d.notification_id`
 
 // HookInsert stores h, whose id is set.
 func (t *Tx) HookInsert(h model.Hook) error {
-	return t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
-		h.Secret, h.CreatedBy, h.CreatedAt)
+	return t.exec(`INSERT INTO hooks (id, agent_id, url, format, events, secret, created_by, created_at, allow_private)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, h.ID, h.AgentID, h.URL, string(h.Format), strings.Join(h.Events, ","),
+		h.Secret, h.CreatedBy, h.CreatedAt, h.AllowPrivate)
 }
 
 // scanHook reads hookCols into h, then more.
 func scanHook(r Row, h *model.Hook, more ...any) error {
 	var format, events string
-	var at Time
-	if err := r.Scan(append([]any{&h.ID, &h.AgentID, &h.URL, &format, &events, &h.Secret, &h.CreatedBy, &at}, more...)...); err != nil {
+	var at, disabled Time
+	if err := r.Scan(append([]any{&h.ID, &h.AgentID, &h.URL, &format, &events, &h.Secret, &h.CreatedBy, &at,
+		&h.AllowPrivate, &disabled, &h.DisabledWhy}, more...)...); err != nil {
 		return err
 	}
-	h.Format, h.Events, h.CreatedAt = model.HookFormat(format), []string{}, at.T
+	h.Format, h.Events, h.CreatedAt, h.DisabledAt = model.HookFormat(format), []string{}, at.T, disabled.Ptr()
 	if events != "" {
 		h.Events = strings.Split(events, ",")
 	}
@@ -61,23 +64,55 @@ func (t *Tx) HookDelete(id string) error {
 	return err
 }
 
-// DeliveryInsert queues d as pending.
+// HookDisable disables hook id at at, for why, and gives up its pending
+// deliveries; ErrStale if it is disabled already.
+func (t *Tx) HookDisable(id, why string, at time.Time) (int, error) {
+	var disabled Time
+	if err := QueryRow(t.E, `SELECT disabled_at FROM hooks WHERE id = $1`+t.E.Lock(), id).Scan(&disabled); err != nil {
+		return 0, err
+	}
+	if disabled.Valid {
+		return 0, store.ErrStale
+	}
+	if err := t.exec(`UPDATE hooks SET disabled_at = $1, disabled_why = $2 WHERE id = $3`, at, why, id); err != nil {
+		return 0, err
+	}
+	n, err := t.E.Exec(`UPDATE deliveries SET state = 'dead', last_error = $1, claimed_by = NULL, claimed_until = NULL
+		WHERE hook_id = $2 AND state = 'pending'`, why, id)
+	return int(n), err
+}
+
+// HookEnable enables hook id again.
+func (t *Tx) HookEnable(id string) error {
+	n, err := t.E.Exec(`UPDATE hooks SET disabled_at = NULL, disabled_why = '' WHERE id = $1`, id)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+// DeliveryInsert queues d as pending, with its notice's conflict, which
+// orders it.
 func (t *Tx) DeliveryInsert(d model.Delivery) error {
-	return t.E.Later(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at)
-		VALUES ($1, $2, $3, 'pending', 0, $4, $5)`, []any{d.ID, d.HookID, d.NotificationID, d.NextAt, d.CreatedAt}, nil)
+	return t.E.Later(`INSERT INTO deliveries (id, hook_id, notification_id, state, attempts, next_at, created_at, conflict_id)
+		VALUES ($1, $2, $3, 'pending', 0, $4, $5, $6)`,
+		[]any{d.ID, d.HookID, d.NotificationID, d.NextAt, d.CreatedAt, d.Notice.ConflictID}, nil)
 }
 
 // scanDelivery reads deliverySelect's columns.
 func scanDelivery(r Row) (model.Delivery, error) {
 	var d model.Delivery
-	var state string
-	var next, created, delivered, noticeAt Time
+	var state, claim string
+	var next, created, delivered, claimedUntil, noticeAt Time
 	var unit, conflict Text
 	n := &d.Notice
 	err := scanHook(rowAfter{r, []any{&d.ID, &d.HookID, &d.NotificationID, &state, &d.Attempts, &next, &d.LastError,
-		&created, &delivered}}, &d.Hook,
+		&created, &delivered, &claim, &claimedUntil}}, &d.Hook,
 		&n.AgentID, &n.Event, &n.Epoch, &n.Summary, &unit, &conflict, &n.RequiresAction, &noticeAt)
 	d.State, d.NextAt, d.CreatedAt, d.DeliveredAt = model.DeliveryState(state), next.T, created.T, delivered.Ptr()
+	if claimedUntil.Valid && d.State == model.DeliveryPending {
+		d.ClaimedUntil, d.Claim = claimedUntil.Ptr(), claim
+	}
 	n.ID, n.MemoryUnitID, n.ConflictID, n.CreatedAt = d.NotificationID, unit.Ptr(), conflict.Ptr(), noticeAt.T
 	return d, err
 }
@@ -99,29 +134,6 @@ func (t *Tx) Deliveries(q model.DeliveryQuery) ([]model.Delivery, error) {
 	return t.deliveries(where, args...)
 }
 
-// DeliveryClaim claims for worker up to limit deliveries due at now that
-// no claim holds. On PostgreSQL the rows another transaction is claiming
-// are skipped (FOR UPDATE SKIP LOCKED); on SQLite a write holds the whole
-// file. Either way concurrent workers never get the same delivery.
-func (t *Tx) DeliveryClaim(worker string, now time.Time, lease time.Duration, limit int) ([]model.Delivery, error) {
-	ids, err := Collect(t.E, t.D.claim, []any{worker, now.Add(lease), now, limit}, func(r Row) (any, error) { return text(r) })
-	if err != nil || len(ids) == 0 {
-		return []model.Delivery{}, err
-	}
-	return t.deliveries(`WHERE d.id IN (`+Places(1, len(ids))+`) ORDER BY d.next_at, d.id`, ids...)
-}
-
-// DeliveryRecord records worker's try of d and releases the claim.
-func (t *Tx) DeliveryRecord(d model.Delivery, worker string) error {
-	n, err := t.E.Exec(`UPDATE deliveries SET state = $1, attempts = $2, next_at = $3, last_error = $4, delivered_at = $5,
-		claimed_by = NULL, claimed_until = NULL WHERE id = $6 AND claimed_by = $7 AND state = 'pending'`,
-		string(d.State), d.Attempts, d.NextAt, d.LastError, d.DeliveredAt, d.ID, worker)
-	if err == nil && n == 0 {
-		err = store.ErrStale
-	}
-	return err
-}
-
 // DeliveryRetry queues dead deliveries again.
 func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 	n, err := t.E.Exec(`UPDATE deliveries SET state = 'pending', attempts = 0, next_at = $1, claimed_by = NULL,
@@ -133,12 +145,4 @@ func (t *Tx) DeliveryRetry(id string, now time.Time) (int, error) {
 		return 0, store.ErrNotFound
 	}
 	return int(n), nil
-}
-
-// DeliveryNext is when the earliest pending delivery may be claimed.
-func (t *Tx) DeliveryNext() (*time.Time, error) {
-	var at Time
-	err := QueryRow(t.E, `SELECT min(CASE WHEN claimed_until > next_at THEN claimed_until ELSE next_at END)
-		FROM deliveries WHERE state = 'pending'`).Scan(&at)
-	return at.Ptr(), err
 }

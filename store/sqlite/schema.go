@@ -442,6 +442,62 @@ CREATE TABLE held_decisions (
 CREATE INDEX held_decisions_due ON held_decisions (due_at) WHERE done_at IS NULL;
 CREATE INDEX held_decisions_agent ON held_decisions (agent_id);
 `,
+	// 12: hooks that outlive their receivers (docs/notifications.md): a
+	// hook's format is any channel's name (a new channel needs no new
+	// format); allow_private is hooks add --allow-private, checked at
+	// every send; disabled_at and disabled_why say the receiver answered
+	// 410 Gone. A delivery keeps its notice's conflict_id: deliveries_order
+	// finds a hook's earlier pending notice of the same conflict, which a
+	// claim waits for. deliveries_claimed finds the claims that hold
+	// deliveries back; claimed_by now holds the claim's token. SQLite
+	// cannot drop a CHECK in place: both tables are rebuilt, deliveries
+	// first so that dropping hooks cascades to nothing.
+	`
+CREATE TABLE hooks_v12 (
+	id            TEXT    NOT NULL PRIMARY KEY,
+	agent_id      TEXT    NOT NULL REFERENCES agents (id),
+	url           TEXT    NOT NULL,
+	format        TEXT    NOT NULL CHECK (format <> ''),
+	events        TEXT    NOT NULL DEFAULT '',
+	secret        TEXT    NOT NULL,
+	created_by    TEXT    NOT NULL,
+	created_at    TEXT    NOT NULL,
+	allow_private INTEGER NOT NULL DEFAULT 0 CHECK (allow_private IN (0, 1)),
+	disabled_at   TEXT,
+	disabled_why  TEXT    NOT NULL DEFAULT ''
+);
+INSERT INTO hooks_v12 (id, agent_id, url, format, events, secret, created_by, created_at)
+	SELECT id, agent_id, url, format, events, secret, created_by, created_at FROM hooks;
+CREATE TABLE deliveries_v12 (
+	id              TEXT    NOT NULL PRIMARY KEY,
+	hook_id         TEXT    NOT NULL REFERENCES hooks_v12 (id) ON DELETE CASCADE,
+	notification_id INTEGER NOT NULL REFERENCES notifications (id),
+	state           TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+	attempts        INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+	next_at         TEXT    NOT NULL,
+	claimed_by      TEXT,
+	claimed_until   TEXT,
+	last_error      TEXT    NOT NULL DEFAULT '',
+	created_at      TEXT    NOT NULL,
+	delivered_at    TEXT,
+	conflict_id     TEXT
+);
+INSERT INTO deliveries_v12 (id, hook_id, notification_id, state, attempts, next_at, claimed_by, claimed_until,
+		last_error, created_at, delivered_at, conflict_id)
+	SELECT d.id, d.hook_id, d.notification_id, d.state, d.attempts, d.next_at, d.claimed_by, d.claimed_until,
+		d.last_error, d.created_at, d.delivered_at, n.conflict_id
+	FROM deliveries d JOIN notifications n ON n.id = d.notification_id;
+DROP TABLE deliveries;
+DROP TABLE hooks;
+ALTER TABLE hooks_v12 RENAME TO hooks;
+ALTER TABLE deliveries_v12 RENAME TO deliveries;
+CREATE INDEX hooks_agent ON hooks (agent_id);
+CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
+CREATE INDEX deliveries_hook ON deliveries (hook_id);
+CREATE INDEX deliveries_order ON deliveries (hook_id, conflict_id, notification_id)
+	WHERE state = 'pending' AND conflict_id IS NOT NULL;
+CREATE INDEX deliveries_claimed ON deliveries (claimed_until) WHERE state = 'pending' AND claimed_until IS NOT NULL;
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -14,6 +15,13 @@ var dialect = sqlcore.NewDialect(sqlcore.Words{
 		return "CAST(round((julianday(" + to + ") - julianday(" + from + ")) * 86400000) AS INTEGER)"
 	},
 	Day: func(t string) string { return "substr(" + t + ", 1, 10)" },
+	// A list of hooks to skip is a JSON array.
+	NotIn: func(col, p string) string { return col + " NOT IN (SELECT value FROM json_each(" + p + "))" },
+	SkipList: func(values []string) any {
+		b, _ := json.Marshal(append([]string{}, values...))
+		return string(b)
+	},
+	Greatest: "max",
 	// The words of a unit's text are in units_text (FTS5), each asked
 	// for as a prefix: "word"*.
 	UnitMatch: `seq IN (SELECT rowid FROM units_text WHERE units_text MATCH $1)`,

@@ -19,11 +19,11 @@ func hooked(t *testing.T, e Engine) (store.Field, string, int64) {
 	st, name := field(t, e)
 	at := now()
 	write(t, st, func(tx store.Tx) error {
-		if err := tx.HookInsert(model.Hook{ID: "hook-1", AgentID: "a1", URL: "https://example.com/h", Format: model.FormatStandard,
+		if err := tx.HookInsert(model.Hook{ID: "hook-1", AgentID: "a1", URL: "https://example.com/h", Format: "standard",
 			Events: []string{}, Secret: "whsec_c2VjcmV0", CreatedBy: "a2", CreatedAt: at}); err != nil {
 			return err
 		}
-		return tx.HookInsert(model.Hook{ID: "hook-2", AgentID: "a2", URL: "https://example.com/s", Format: model.FormatSlack,
+		return tx.HookInsert(model.Hook{ID: "hook-2", AgentID: "a2", URL: "https://example.com/s", Format: "slack",
 			Events: []string{model.EventConflictResolved}, Secret: "whsec_b3RoZXI=", CreatedBy: "a2", CreatedAt: at.Add(time.Second)})
 	})
 	var nid int64
@@ -46,7 +46,7 @@ func testHooks(t *testing.T, e Engine) {
 		if err != nil {
 			return err
 		}
-		if len(all) != 2 || all[0].ID != "hook-1" || all[1].Format != model.FormatSlack || all[0].Secret != "whsec_c2VjcmV0" ||
+		if len(all) != 2 || all[0].ID != "hook-1" || all[1].Format != "slack" || all[0].Secret != "whsec_c2VjcmV0" ||
 			len(all[0].Events) != 0 || len(all[1].Events) != 1 || !all[1].Wants(model.EventConflictResolved) || all[1].Wants("x") {
 			t.Fatalf("hooks %+v", all)
 		}
@@ -90,22 +90,23 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 	at := now()
 	var got []model.Delivery
 	write(t, st, func(tx store.Tx) (err error) {
-		got, err = tx.DeliveryClaim("w1", at, time.Minute, 10)
+		got, err = tx.DeliveryClaim(store.Claim{Token: "w1", Now: at, Lease: time.Minute, Limit: 10})
 		return err
 	})
-	if len(got) != 1 || got[0].ID != "msg_1" || got[0].Hook.Secret == "" || got[0].Notice.Event != model.EventConflictEscalated {
+	if len(got) != 1 || got[0].ID != "msg_1" || got[0].Hook.Secret == "" || got[0].Notice.Event != model.EventConflictEscalated ||
+		got[0].Claim != "w1" || got[0].ClaimedUntil == nil || !got[0].ClaimedUntil.Equal(at.Add(time.Minute)) {
 		t.Fatalf("claimed %+v", got)
 	}
 	// Claimed: nobody else gets it until the lease runs out.
 	read(t, st, func(tx store.Tx) error {
-		next, err := tx.DeliveryNext()
+		next, err := tx.DeliveryNext(nil)
 		if err != nil || next == nil || !next.Equal(at.Add(time.Minute)) {
 			t.Fatalf("next claimable %v (%v), want when the claim runs out, %v", next, err, at.Add(time.Minute))
 		}
 		return err
 	})
 	write(t, st, func(tx store.Tx) error {
-		again, err := tx.DeliveryClaim("w2", at.Add(30*time.Second), time.Minute, 10)
+		again, err := tx.DeliveryClaim(store.Claim{Token: "w2", Now: at.Add(30 * time.Second), Lease: time.Minute, Limit: 10})
 		if err != nil || len(again) != 0 {
 			t.Fatalf("w2 claimed %+v (%v) while w1 holds it", again, err)
 		}
@@ -114,20 +115,21 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 	// A try that failed: due again later, tried once.
 	d := got[0]
 	d.Attempts, d.NextAt, d.LastError = 1, at.Add(2*time.Second), "503 Service Unavailable"
-	write(t, st, func(tx store.Tx) error { return tx.DeliveryRecord(d, "w1") })
-	err := st.Write(context.Background(), func(tx store.Tx) error { return tx.DeliveryRecord(d, "w2") })
-	if !store.IsStale(err) {
-		t.Fatalf("a worker without the claim recorded a try: %v", err)
+	if recordTry(t, st, d, "w2") {
+		t.Fatal("a worker without the claim recorded a try")
+	}
+	if !recordTry(t, st, d, "w1") {
+		t.Fatal("the claim's holder could not record its try")
 	}
 	read(t, st, func(tx store.Tx) error {
-		next, err := tx.DeliveryNext()
+		next, err := tx.DeliveryNext(nil)
 		if err != nil || next == nil || !next.Equal(at.Add(2*time.Second)) {
 			t.Fatalf("next due %v (%v), want %v", next, err, at.Add(2*time.Second))
 		}
 		return err
 	})
 	write(t, st, func(tx store.Tx) error {
-		early, err := tx.DeliveryClaim("w2", at.Add(time.Second), time.Minute, 10)
+		early, err := tx.DeliveryClaim(store.Claim{Token: "w2", Now: at.Add(time.Second), Lease: time.Minute, Limit: 10})
 		if err != nil || len(early) != 0 {
 			t.Fatalf("claimed %+v before it is due", early)
 		}
@@ -135,7 +137,7 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 	})
 	// The lease of a worker that died runs out: another claims it.
 	write(t, st, func(tx store.Tx) (err error) {
-		got, err = tx.DeliveryClaim("w2", at.Add(3*time.Second), time.Second, 10)
+		got, err = tx.DeliveryClaim(store.Claim{Token: "w2", Now: at.Add(3 * time.Second), Lease: time.Second, Limit: 10})
 		return err
 	})
 	if len(got) != 1 || got[0].Attempts != 1 || got[0].LastError != "503 Service Unavailable" {
@@ -144,19 +146,19 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 	// Given up: dead, listed as dead, and queued again by retry.
 	d = got[0]
 	d.State, d.Attempts, d.LastError = model.DeliveryDead, 2, "404 Not Found"
-	write(t, st, func(tx store.Tx) error { return tx.DeliveryRecord(d, "w2") })
+	recordTry(t, st, d, "w2")
 	read(t, st, func(tx store.Tx) error {
 		dead, err := tx.Deliveries(model.DeliveryQuery{State: model.DeliveryDead})
 		if err != nil || len(dead) != 1 || dead[0].Attempts != 2 {
 			t.Fatalf("dead %+v (%v)", dead, err)
 		}
-		next, err := tx.DeliveryNext()
+		next, err := tx.DeliveryNext(nil)
 		if next != nil {
 			t.Fatalf("a dead delivery is due at %v", next)
 		}
 		return err
 	})
-	err = st.Write(context.Background(), func(tx store.Tx) error { _, err := tx.DeliveryRetry("msg_nope", at); return err })
+	err := st.Write(context.Background(), func(tx store.Tx) error { _, err := tx.DeliveryRetry("msg_nope", at); return err })
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("retrying a delivery that is not dead: %v", err)
 	}
@@ -168,7 +170,7 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 		return err
 	})
 	write(t, st, func(tx store.Tx) (err error) {
-		got, err = tx.DeliveryClaim("w3", at.Add(10*time.Second), time.Minute, 10)
+		got, err = tx.DeliveryClaim(store.Claim{Token: "w3", Now: at.Add(10 * time.Second), Lease: time.Minute, Limit: 10})
 		return err
 	})
 	if len(got) != 1 || got[0].Attempts != 0 {
@@ -177,7 +179,7 @@ func testDeliveryLifecycle(t *testing.T, e Engine) {
 	d = got[0]
 	delivered := at.Add(11 * time.Second)
 	d.State, d.Attempts, d.DeliveredAt, d.LastError = model.DeliveryDelivered, 1, &delivered, ""
-	write(t, st, func(tx store.Tx) error { return tx.DeliveryRecord(d, "w3") })
+	recordTry(t, st, d, "w3")
 	read(t, st, func(tx store.Tx) error {
 		ds, err := tx.Deliveries(model.DeliveryQuery{State: model.DeliveryDelivered})
 		if err != nil || len(ds) != 1 || ds[0].DeliveredAt == nil || !ds[0].DeliveredAt.Equal(delivered) {
@@ -214,7 +216,7 @@ func testDeliveryClaimsRace(t *testing.T, e Engine) {
 			for {
 				var got []model.Delivery
 				err := other.Write(context.Background(), func(tx store.Tx) (err error) {
-					got, err = tx.DeliveryClaim(worker, at, time.Hour, 3)
+					got, err = tx.DeliveryClaim(store.Claim{Token: worker, Now: at, Lease: time.Hour, Limit: 3})
 					return err
 				})
 				if err != nil {

@@ -3,6 +3,8 @@ package deliver
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -10,40 +12,26 @@ import (
 	"arbiter/model"
 )
 
-// Notice is the data of a standard delivery's body: the notice as the
-// agent's inbox holds it, and the field it comes from.
-type Notice struct {
-	ID             int64     `json:"notice_id"`
-	For            string    `json:"for"`
-	Event          string    `json:"event"`
-	Epoch          int64     `json:"epoch"`
-	Summary        string    `json:"summary"`
-	ConflictID     *string   `json:"conflict_id"`
-	UnitID         *string   `json:"unit_id"`
-	RequiresAction bool      `json:"requires_action"`
-	CreatedAt      time.Time `json:"created_at"`
-	Field          string    `json:"field,omitempty"`
+// FormatSlack is a Slack incoming-webhook message (its URL's path is its
+// secret; nothing is signed).
+const FormatSlack model.HookFormat = "slack"
+
+type slack struct{}
+
+func (slack) Format() model.HookFormat { return FormatSlack }
+
+func (slack) Describe() string {
+	return "a Slack incoming-webhook message: what waits, for whom, by when, and the line that opens it"
 }
 
-// StandardBody is the JSON body of a standard delivery, as the Standard
-// Webhooks specification suggests: {type, timestamp, data}. It depends
-// only on the notice, so every try of a delivery sends the same body.
-func StandardBody(n model.Notification, field string) []byte {
-	b, _ := json.Marshal(struct {
-		Type      string    `json:"type"`
-		Timestamp time.Time `json:"timestamp"`
-		Data      Notice    `json:"data"`
-	}{n.Event, n.CreatedAt.UTC(), Notice{ID: n.ID, For: n.AgentID, Event: n.Event, Epoch: n.Epoch, Summary: n.Summary,
-		ConflictID: n.ConflictID, UnitID: n.MemoryUnitID, RequiresAction: n.RequiresAction, CreatedAt: n.CreatedAt.UTC(), Field: field}})
-	return b
-}
+func (slack) Accept(*url.URL) error { return nil }
 
-// Waiting is what a slack message says of the conflict a notice is about,
-// read when it is sent: who it waits for and until when.
-type Waiting struct {
-	Status   model.ConflictStatus
-	Owner    string     // "" for any human operator
-	Deadline *time.Time // nil for none
+func (slack) Request(m Message) ([]byte, http.Header, error) {
+	var w *Waiting
+	if m.Waiting != nil {
+		w = m.Waiting()
+	}
+	return SlackBody(m.Delivery.Notice, w, m.Open, m.At), nil, nil
 }
 
 // SlackBody is a Slack incoming-webhook message a person reads on a
