@@ -7,26 +7,10 @@ import (
 	"arbiter/store/sqlcore"
 )
 
-// The claims' writes of many rows (sqlcore's claims.go has the rest):
-// arrays of the rows' values, read by unnest, one round trip whatever
-// the count.
-
-// DeliveryRenew extends the claims held on deliveries to until.
-func (t *Tx) DeliveryRenew(held map[string]string, until time.Time) ([]string, error) {
-	if len(held) == 0 {
-		return []string{}, nil
-	}
-	ids, claims := make([]string, 0, len(held)), make([]string, 0, len(held))
-	for id, c := range held {
-		ids, claims = append(ids, id), append(claims, c)
-	}
-	return sqlcore.Collect(t.E, `UPDATE deliveries d SET claimed_until = $1 FROM unnest($2::text[], $3::text[]) AS h(id, claim)
-		WHERE d.id = h.id AND d.claimed_by = h.claim AND d.state = 'pending' RETURNING d.id`,
-		[]any{until, ids, claims}, scanID)
-}
-
 // DeliveryRecord records tries, each over the claim it was sent under,
-// in one statement.
+// in one statement (arrays of the rows' values, read by unnest: one
+// round trip whatever the count); it returns those whose claim no longer
+// held them.
 func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
 	if len(ds) == 0 {
 		return []string{}, nil
@@ -43,7 +27,7 @@ func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
 		FROM unnest($1::text[], $2::text[], $3::integer[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::text[])
 			AS u(id, state, attempts, next_at, last_error, delivered_at, claim)
 		WHERE d.id = u.id AND d.claimed_by = u.claim AND d.state = 'pending' RETURNING d.id`,
-		[]any{ids, states, attempts, next, errs, delivered, claims}, scanID)
+		[]any{ids, states, attempts, next, errs, delivered, claims}, sqlcore.ScanText)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +42,4 @@ func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
 		}
 	}
 	return stale, nil
-}
-
-func scanID(r sqlcore.Row) (string, error) {
-	var id string
-	err := r.Scan(&id)
-	return id, err
 }

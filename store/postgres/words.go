@@ -14,6 +14,15 @@ var dialect = sqlcore.NewDialect(sqlcore.Words{
 	NotIn:      func(col, p string) string { return col + " <> ALL (" + p + "::text[])" },
 	SkipList:   func(values []string) any { return append([]string{}, values...) },
 	Greatest:   "greatest",
+	Renew: `UPDATE deliveries d SET claimed_until = $1 FROM unnest($2::text[], $3::text[]) AS h(id, claim)
+		WHERE d.id = h.id AND d.claimed_by = h.claim AND d.state = 'pending' RETURNING d.id`,
+	RenewArgs: func(held map[string]string) []any {
+		ids, claims := make([]string, 0, len(held)), make([]string, 0, len(held))
+		for id, c := range held {
+			ids, claims = append(ids, id), append(claims, c)
+		}
+		return []any{ids, claims}
+	},
 	Millis: func(from, to string) string {
 		return "round(extract(epoch FROM " + to + " - " + from + ") * 1000)::bigint"
 	},

@@ -7,9 +7,9 @@ import (
 	"arbiter/store"
 )
 
-// Claims on deliveries (store.Claim). DeliveryRenew and DeliveryRecord,
-// which write many rows in one statement each in their own way, are the
-// engines'.
+// Claims on deliveries (store.Claim). DeliveryRecord, which writes many
+// rows each in its own way (one statement a row in a file, one in all on
+// a server), is the engines'.
 
 // claimSQL is the statements of a claim and of the next moment one may
 // take something: claimWaits is the condition on a delivery d (with its
@@ -51,7 +51,7 @@ func claimSQL(w Words) (claim, next string) {
 // never get the same delivery.
 func (t *Tx) DeliveryClaim(c store.Claim) ([]model.Delivery, error) {
 	ids, err := Collect(t.E, t.D.claim, []any{c.Now, t.D.SkipList(c.Skip), c.Token, c.Now.Add(c.Lease), c.Limit, c.PerHook},
-		func(r Row) (any, error) { return text(r) })
+		func(r Row) (any, error) { return ScanText(r) })
 	if err != nil || len(ids) == 0 {
 		return []model.Delivery{}, err
 	}
@@ -72,4 +72,13 @@ func (t *Tx) DeliveryNext(skip []string) (*time.Time, error) {
 		}
 	}
 	return next, nil
+}
+
+// DeliveryRenew extends the claims held on deliveries to until, and
+// returns those they still held.
+func (t *Tx) DeliveryRenew(held map[string]string, until time.Time) ([]string, error) {
+	if len(held) == 0 {
+		return []string{}, nil
+	}
+	return Collect(t.E, t.D.Renew, append([]any{until}, t.D.RenewArgs(held)...), ScanText)
 }

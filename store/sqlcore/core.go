@@ -151,8 +151,8 @@ func EachOf[T any](e Engine, query string, args []any, decode func(Row) (T, erro
 	})
 }
 
-// text reads one text column.
-func text(r Row) (string, error) {
+// ScanText reads one text column.
+func ScanText(r Row) (string, error) {
 	var s string
 	err := r.Scan(&s)
 	return s, err

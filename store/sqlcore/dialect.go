@@ -17,6 +17,11 @@ type Words struct {
 	SkipList func(values []string) any
 	// Greatest is the function of the largest of its arguments.
 	Greatest string
+	// Renew is the statement that extends the claims held on deliveries
+	// to $1, given RenewArgs(held) after it (delivery id → the token of
+	// the claim holding it): one statement, whatever the count.
+	Renew     string
+	RenewArgs func(held map[string]string) []any
 	// Millis is the whole milliseconds from the time from to the time to;
 	// Day is a time's UTC day as YYYY-MM-DD.
 	Millis func(from, to string) string

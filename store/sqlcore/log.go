@@ -77,7 +77,7 @@ func (t *Tx) BallotClear(conflictID string) error {
 func (t *Tx) BallotsOfVoter(voter string) (map[string]bool, error) {
 	out := map[string]bool{}
 	err := Each(t.E, VotedOnSQL, []any{voter}, func(r Row) error {
-		id, err := text(r)
+		id, err := ScanText(r)
 		out[id] = true
 		return err
 	})

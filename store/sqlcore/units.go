@@ -164,7 +164,7 @@ func (t *Tx) RelationsTo(id string) ([]model.Link, error) {
 
 // Supporters lists the live units that support id, oldest first.
 func (t *Tx) Supporters(id string) ([]string, error) {
-	return Collect(t.E, SupportersSQL, []any{id}, text)
+	return Collect(t.E, SupportersSQL, []any{id}, ScanText)
 }
 
 // Supersedes lists the units id carries a supersedes relation to, by id;
@@ -172,7 +172,7 @@ func (t *Tx) Supporters(id string) ([]string, error) {
 // program) is left out. The walk back to a conflict's common ancestor
 // (review) asks it once per unit it reaches.
 func (t *Tx) Supersedes(id string) ([]string, error) {
-	out, err := Collect(t.E, SupersedesSQL, []any{id}, text)
+	out, err := Collect(t.E, SupersedesSQL, []any{id}, ScanText)
 	if len(out) == 0 {
 		out = nil
 	}

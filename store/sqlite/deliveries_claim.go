@@ -1,33 +1,10 @@
 package sqlite
 
-import (
-	"encoding/json"
-	"time"
-
-	"arbiter/model"
-	"arbiter/store/sqlcore"
-)
-
-// The claims' writes of many rows (sqlcore's claims.go has the rest):
-// a JSON object of the rows, read by json_each.
-
-// DeliveryRenew extends the claims held on deliveries to until.
-func (t *Tx) DeliveryRenew(held map[string]string, until time.Time) ([]string, error) {
-	if len(held) == 0 {
-		return []string{}, nil
-	}
-	b, err := json.Marshal(held)
-	if err != nil {
-		return nil, err
-	}
-	return sqlcore.Collect(t.E, `UPDATE deliveries SET claimed_until = $1 FROM json_each($2) h
-		WHERE deliveries.id = h.key AND deliveries.claimed_by = h.value AND deliveries.state = 'pending'
-		RETURNING deliveries.id`, []any{until, string(b)}, scanID)
-}
+import "arbiter/model"
 
 // DeliveryRecord records tries, each over the claim it was sent under:
 // one statement a try (a write holds the whole file, and a statement is
-// no round trip).
+// no round trip); it returns those whose claim no longer held them.
 func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
 	stale := []string{}
 	for _, d := range ds {
@@ -42,10 +19,4 @@ func (t *Tx) DeliveryRecord(ds ...model.Delivery) ([]string, error) {
 		}
 	}
 	return stale, nil
-}
-
-func scanID(r sqlcore.Row) (string, error) {
-	var id string
-	err := r.Scan(&id)
-	return id, err
 }

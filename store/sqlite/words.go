@@ -22,6 +22,13 @@ var dialect = sqlcore.NewDialect(sqlcore.Words{
 		return string(b)
 	},
 	Greatest: "max",
+	Renew: `UPDATE deliveries SET claimed_until = $1 FROM json_each($2) h
+		WHERE deliveries.id = h.key AND deliveries.claimed_by = h.value AND deliveries.state = 'pending'
+		RETURNING deliveries.id`,
+	RenewArgs: func(held map[string]string) []any {
+		b, _ := json.Marshal(held)
+		return []any{string(b)}
+	},
 	// The words of a unit's text are in units_text (FTS5), each asked
 	// for as a prefix: "word"*.
 	UnitMatch: `seq IN (SELECT rowid FROM units_text WHERE units_text MATCH $1)`,
