@@ -41,6 +41,7 @@ import (
 	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/pgtest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -208,11 +209,10 @@ func runBenchWorker(role string) int {
 	}
 	fmt.Fprintln(out, "READY")
 	out.Flush()
-	for {
-		if _, err := os.Stat(os.Getenv(envStart)); err == nil {
-			break
-		}
-		time.Sleep(time.Millisecond)
+	// All the benchmark's workers start at the signal, together.
+	if !testwait.Until(testwait.Deadline, func() bool { _, err := os.Stat(os.Getenv(envStart)); return err == nil }) {
+		fmt.Fprintln(out, "ERR no start signal")
+		return 1
 	}
 	switch role {
 	case "bench-decider":

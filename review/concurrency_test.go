@@ -90,6 +90,8 @@ func TestHelperDecider(t *testing.T) {
 		fmt.Println("RESULT ERROR", err)
 		return
 	}
+	// The point: every decider looks for the start signal every 100 µs, so
+	// that they all decide within a moment of each other.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Microsecond) {
 		if _, err := os.Stat(start); err == nil {
 			break

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/demo"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 )
@@ -16,41 +16,39 @@ import (
 // as's draft in form on conflict with rationale, and returns it.
 func draftOn(t *testing.T, s *driver, svc *review.Service, as, conflict string, form model.DraftForm, rationale string) model.Draft {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var ds []model.Draft
+	var kept *model.Draft
+	testwait.Until(testwait.Deadline, func() bool {
 		s.pump()
-		ds, err := svc.Drafts(context.Background(), as, conflict)
-		if err != nil {
+		var err error
+		if ds, err = svc.Drafts(context.Background(), as, conflict); err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ds {
 			if d.Form == form && d.Rationale == rationale {
-				return d
+				kept = &d
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the field never kept %s's %s draft on %s with %q; it holds %+v", as, form, conflict, rationale, ds)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return kept != nil
+	})
+	if kept == nil {
+		t.Fatalf("the field never kept %s's %s draft on %s with %q; it holds %+v", as, form, conflict, rationale, ds)
 	}
+	return *kept
 }
 
 func noDrafts(t *testing.T, s *driver, svc *review.Service, as, conflict string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var ds []model.Draft
+	if !testwait.Until(testwait.Deadline, func() bool {
 		s.pump()
-		ds, err := svc.Drafts(context.Background(), as, conflict)
-		if err != nil {
+		var err error
+		if ds, err = svc.Drafts(context.Background(), as, conflict); err != nil {
 			t.Fatal(err)
 		}
-		if len(ds) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s's drafts on %s are still kept: %+v", as, conflict, ds)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(ds) == 0
+	}) {
+		t.Fatalf("%s's drafts on %s are still kept: %+v", as, conflict, ds)
 	}
 }
 

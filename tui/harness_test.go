@@ -16,6 +16,7 @@ import (
 	"arbiter/demo"
 	arbiterfield "arbiter/field"
 	"arbiter/internal/keymap"
+	"arbiter/internal/testwait"
 	"arbiter/review"
 	"arbiter/store"
 
@@ -274,7 +275,7 @@ func (d *driver) run(cmd tea.Cmd) []tea.Msg {
 // true, and returns it unhandled; the others are dropped.
 func (d *driver) next(keep func(tea.Msg) bool) tea.Msg {
 	d.t.Helper()
-	timeout := time.After(30 * time.Second)
+	timeout := time.After(testwait.Deadline)
 	for {
 		select {
 		case msg := <-d.msgs:
@@ -282,7 +283,7 @@ func (d *driver) next(keep func(tea.Msg) bool) tea.Msg {
 				return msg
 			}
 		case <-timeout:
-			d.t.Fatal("no message came in 30s")
+			d.t.Fatalf("no message came in %s", testwait.Deadline)
 		}
 	}
 }
@@ -351,14 +352,14 @@ func (d *driver) waitFor(texts ...string) string {
 		}
 		return true
 	}
-	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("%q", texts), has))
+	return ansi.Strip(d.until(testwait.Deadline, fmt.Sprintf("%q", texts), has))
 }
 
 // waitGone waits until the frame no longer contains text.
 func (d *driver) waitGone(text string) string {
 	d.t.Helper()
 	gone := func(frame string) bool { return !strings.Contains(ansi.Strip(frame), text) }
-	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("no %q", text), gone))
+	return ansi.Strip(d.until(testwait.Deadline, fmt.Sprintf("no %q", text), gone))
 }
 
 func (d *driver) keys(keys ...string) {
@@ -417,7 +418,7 @@ func (d *driver) waitFormatted() {
 		}
 		return done
 	}
-	d.until(10*time.Second, "both units formatted whole", whole)
+	d.until(testwait.Deadline, "both units formatted whole", whole)
 }
 
 // keyMsg builds a key press from its name, as key.Matches reads it.

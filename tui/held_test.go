@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"io"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"arbiter/store"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // heldBy is what the field at path holds of agent's decisions in an undo
@@ -68,9 +71,10 @@ func TestASessionThatEndsInTheUndoWindowWritesTheDecision(t *testing.T) {
 	defer keys.Close()
 	ctx, endSession := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	screen := &drawn{}
 	go func() {
 		done <- Run(ctx, svc, Options{Field: "field.db", As: demo.Operator, Theme: "dark", UndoWindow: time.Minute},
-			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignals(), tea.WithWindowSize(140, 40))
+			tea.WithInput(in), tea.WithOutput(screen), tea.WithoutSignals(), tea.WithWindowSize(140, 40))
 	}()
 	if !until(func() bool {
 		d, err := svc.Detail(context.Background(), "conflict-008")
@@ -78,8 +82,11 @@ func TestASessionThatEndsInTheUndoWindowWritesTheDecision(t *testing.T) {
 	}) {
 		t.Fatal("the demo's conflict-008 is not escalated")
 	}
-	// The queue opens on conflict-008: keep B, a rationale, enter.
-	time.Sleep(time.Second) // the point: the screen has drawn its queue before the keys come
+	// The queue opens on conflict-008: once it is drawn, keep B, a
+	// rationale, enter.
+	if !until(func() bool { return strings.Contains(ansi.Strip(screen.String()), "conflict-008") }) {
+		t.Fatalf("the screen never drew its queue:\n%s", ansi.Strip(screen.String()))
+	}
 	for _, k := range []string{"B", "Production numbers win.", "\r"} {
 		if _, err := keys.Write([]byte(k)); err != nil {
 			t.Fatal(err)
@@ -146,4 +153,22 @@ func TestARefusedHeldDecisionIsToldOnTheNextScreen(t *testing.T) {
 	}
 	s := start(t, svc, demo.Operator, 140, 40)
 	s.waitForWrapped("Not written after your screen closed (your inbox has it): conflict-008: last_write_wins, keeping mem-026 — conflict-008 changed since you read it")
+}
+
+// drawn is what a program wrote to its terminal, read while it runs.
+type drawn struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (d *drawn) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.b.Write(p)
+}
+
+func (d *drawn) String() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arbiter/demo"
+	"arbiter/internal/testwait"
 	"arbiter/review"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,16 +30,9 @@ func (w *watchedField) WaitChange(ctx context.Context, since int64, poll time.Du
 	return w.Service.WaitChange(ctx, since, poll)
 }
 
-// until waits, up to a generous bound, for cond; it reports whether cond
-// became true.
-func until(cond func() bool) bool {
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return true
-		}
-	}
-	return cond()
-}
+// until waits, up to a deadline generous for a loaded machine, for cond;
+// it reports whether cond became true.
+func until(cond func() bool) bool { return testwait.Until(testwait.Deadline, cond) }
 
 func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
 	svc := &watchedField{Service: openService(t, demoField(t), false)}

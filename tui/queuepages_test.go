@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/fieldgen"
+	"arbiter/internal/testwait"
 	"arbiter/model"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A queue longer than the first page the screen loads can be read to its
@@ -30,12 +32,17 @@ func TestQueueLoadsAWholePageAfterTheFirst(t *testing.T) {
 	s := start(t, svc, fieldgen.Operator, 160, 40)
 	s.waitFor(rows[0].ID, fmt.Sprintf("escalated %d", countStatus(rows, model.StatusEscalated)))
 	last := "▸ " + rows[len(rows)-1].ID
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.Frame(), last); {
-		if time.Now().After(deadline) {
+	// G goes to the last row read; each press there reads the next page,
+	// until the last row of all.
+	for pages := 0; !strings.Contains(s.Frame(), last); pages++ {
+		if pages > len(rows)/firstPage+2 {
 			t.Fatalf("G never reached %s; last frame:\n%s", rows[len(rows)-1].ID, s.Frame())
 		}
+		loads := s.loads()
 		s.keys("G")
-		time.Sleep(50 * time.Millisecond)
+		s.until(testwait.Deadline, "another page or the last row", func(f string) bool {
+			return strings.Contains(ansi.Strip(f), last) || s.queueLoads > loads
+		})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	arbiterfield "arbiter/field"
 	"arbiter/internal/keymap"
 	"arbiter/internal/queueview"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 
 	"charm.land/bubbles/v2/key"
@@ -334,7 +335,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 						if !s.settle() && ch.does.what != quitting.what {
 							t.Fatalf("the screen stopped after the old key %s", o)
 						}
-						time.Sleep(50 * time.Millisecond) // what the key's command does
+						time.Sleep(50 * time.Millisecond) // the point: the old key's command would have acted by now
 						if ch.does.did(s, before) {
 							t.Fatalf("the old key %s still %s:\n%s", o, ch.does.what, s.Frame())
 						}
@@ -344,12 +345,8 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 						before = s.Frame()
 					}
 					s.keys(c.to)
-					deadline := time.Now().Add(5 * time.Second)
-					for !ch.does.did(s, before) {
-						if time.Now().After(deadline) {
-							t.Fatalf("the new key %s never %s:\n%s", c.to, ch.does.what, s.Frame())
-						}
-						time.Sleep(10 * time.Millisecond)
+					if !testwait.Until(testwait.Deadline, func() bool { return ch.does.did(s, before) }) {
+						t.Fatalf("the new key %s never %s:\n%s", c.to, ch.does.what, s.Frame())
 					}
 				})
 			}
@@ -418,19 +415,12 @@ func wantShown(t *testing.T, s *driver, pattern, now, old string) {
 	t.Helper()
 	want := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", now), " ")
 	gone := spaces.ReplaceAllString(strings.ReplaceAll(pattern, "%s", old), " ")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f := spaces.ReplaceAllString(s.Frame(), " ")
-		if strings.Contains(f, want) {
-			if !strings.Contains(want, gone) && strings.Contains(f, gone) {
-				t.Errorf("the screen still shows %q:\n%s", gone, s.Frame())
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed %q:\n%s", want, s.Frame())
-		}
-		time.Sleep(10 * time.Millisecond)
+	var f string
+	if !testwait.Until(testwait.Deadline, func() bool { f = spaces.ReplaceAllString(s.Frame(), " "); return strings.Contains(f, want) }) {
+		t.Fatalf("the screen never showed %q:\n%s", want, s.Frame())
+	}
+	if !strings.Contains(want, gone) && strings.Contains(f, gone) {
+		t.Errorf("the screen still shows %q:\n%s", gone, s.Frame())
 	}
 }
 

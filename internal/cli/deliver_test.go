@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"arbiter/internal/pgtest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 )
 
@@ -156,15 +157,11 @@ func listDeliveries(t *testing.T, db string) []model.Delivery {
 	return ds
 }
 
-// until polls cond every 100 ms; a minute without it is a failure (a
-// guard against hanging, not a measure of speed).
+// until waits for cond (testwait.For: a guard against hanging, not a
+// measure of speed).
 func until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for end := time.Now().Add(time.Minute); !cond(); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("still waiting for %s after a minute", what)
-		}
-	}
+	testwait.For(t, what, cond)
 }
 
 // A receiver down, then up, and deliverers killed with SIGKILL at any

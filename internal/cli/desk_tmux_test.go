@@ -1,13 +1,13 @@
 package cli
 
 import (
+	"arbiter/internal/testwait"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The review screen as a lead and an operator keep it open all day: the
@@ -102,14 +102,11 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 				}
 				s.send("PageDown")
 				// The next page, drawn whole: its position line says so.
-				deadline := time.Now().Add(15 * time.Second)
-				for {
+				testwait.Until(testwait.Deadline, func() bool {
 					scr = s.screen()
-					if n := at.FindStringSubmatch(scr); n != nil && n[1] != m[1] || time.Now().After(deadline) {
-						break
-					}
-					time.Sleep(50 * time.Millisecond)
-				}
+					n := at.FindStringSubmatch(scr)
+					return n != nil && n[1] != m[1]
+				})
 			}
 			all := flat(seen.String())
 			for _, want := range []string{"The queue — where you are", "A conflict", "Forms", "A confirmation", "Everywhere",

@@ -161,13 +161,13 @@ func TestTheScreenSaysNotWrittenOnceTheFieldFileIsGone(t *testing.T) {
 	ok(t, "init", "--db", db, "--demo")
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 	op := newTmux(t, 150, 40, env, "--db", db, "--as", "ops-maya")
-	op.waitLong("▸ conflict-008")
+	op.waitForFlat("▸ conflict-008")
 	removeField(t, db)
 	op.send("B")
-	op.waitLong("Keep B conflict-008")
+	op.waitForFlat("Keep B conflict-008")
 	op.typeText("Production numbers win.")
 	op.send("Enter")
-	op.waitLong("Not written: conflict-008: the field file", goneWords)
+	op.waitForFlat("Not written: conflict-008: the field file", goneWords)
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("something was made at the deleted field's path: %v", err)
 	}

@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/field"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	"arbiter/store"
@@ -111,12 +111,12 @@ func TestADraftSurvivesADroppedSessionAndAKilledServer(t *testing.T) {
 			priya.typeText(why)
 			priya.waitForFlat(why)
 			priya.run("kill-server") // the client dies: the session drops as the typing ends
-			deadline := time.Now().Add(30 * time.Second)
-			for ds := draftsOf(t, db, "lead-priya", "conflict-014"); len(ds) == 0 || ds[0].Rationale != why; ds = draftsOf(t, db, "lead-priya", "conflict-014") {
-				if time.Now().After(deadline) {
-					t.Fatalf("after the session dropped the field holds %+v, want the ballot's whole rationale", ds)
-				}
-				time.Sleep(100 * time.Millisecond)
+			var ds []model.Draft
+			if !testwait.Until(testwait.Deadline, func() bool {
+				ds = draftsOf(t, db, "lead-priya", "conflict-014")
+				return len(ds) > 0 && ds[0].Rationale == why
+			}) {
+				t.Fatalf("after the session dropped the field holds %+v, want the ballot's whole rationale", ds)
 			}
 			// The server is killed, and started again.
 			srv.cmd.Process.Kill()

@@ -15,6 +15,7 @@ import (
 	"arbiter/internal/mcpserver"
 	"arbiter/internal/mcpserver/mcptest"
 	"arbiter/internal/pgtest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 )
 
@@ -78,17 +79,14 @@ func allDeliveredOnce(t *testing.T, db string, recv *hookCounter, want int) {
 }
 
 // screenShows polls a tmux session's screen until it shows text, and
-// says how long that took; false after a minute.
+// says how long that took; false if it never did.
 func screenShows(s *tmuxSession, text string) (time.Duration, bool) {
 	start := time.Now()
-	for time.Since(start) < time.Minute {
+	shows := testwait.Until(testwait.Deadline, func() bool {
 		out, err := exec.Command("tmux", "-S", s.name, "capture-pane", "-p").Output()
-		if err == nil && strings.Contains(string(out), text) {
-			return time.Since(start), true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return time.Since(start), false
+		return err == nil && strings.Contains(string(out), text)
+	})
+	return time.Since(start), shows
 }
 
 func inboxSince(t *testing.T, c *mcptest.Client, since int64) (ns []model.Notification, next int64) {
@@ -127,7 +125,7 @@ func TestTwoReplicasOnOnePostgreSQLField(t *testing.T) {
 	a := serveField(t, db, "--ssh", "127.0.0.1:0", "--http", "127.0.0.1:0", "--host-key", hostKey)
 	b := serveField(t, db, "--ssh", "127.0.0.1:0", "--http", "127.0.0.1:0", "--host-key", hostKey)
 	lead := tmuxSSH(t, 150, 40, sshArgs(b.sshAddr, priya, filepath.Join(dir, "known_hosts")))
-	lead.waitLong("as lead-priya", "escalated 5")
+	lead.waitForFlat("as lead-priya", "escalated 5")
 	iris := mcpOverHTTP(t, "http://"+b.httpAddr+"/mcp", tokens["res-iris"])
 	iris.Subscribe(mcpserver.InboxURI)
 	ana := mcpOverHTTP(t, "http://"+a.httpAddr+"/mcp", tokens["ana-quill"])
@@ -181,7 +179,7 @@ func TestTwoReplicasOnOnePostgreSQLField(t *testing.T) {
 	// A is killed with a decision in its undo window on a screen it
 	// serves; B serves on, and its sweep writes that decision.
 	op := tmuxSSH(t, 150, 40, sshArgs(a.sshAddr, maya, filepath.Join(dir, "known_hosts")))
-	op.waitLong("as ops-maya", "▸ conflict-008")
+	op.waitForFlat("as ops-maya", "▸ conflict-008")
 	keepBOn010(op)
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -17,26 +17,6 @@ import (
 // server itself killed with SIGKILL and started again. The person's next
 // screen says it was.
 
-// waitLong is waitFor with a deadline for a loaded machine.
-func (s *tmuxSession) waitLong(texts ...string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		scr := s.screen()
-		all := true
-		for _, want := range texts {
-			all = all && strings.Contains(strings.Join(strings.Fields(scr), " "), want)
-		}
-		if all {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("the terminal never showed %q; it shows:\n%s", texts, scr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // killClient kills the ssh client the tmux session runs, as a crash or a
 // closed laptop would: no goodbye to the server.
 func (s *tmuxSession) killClient() {
@@ -57,14 +37,14 @@ func (s *tmuxSession) killClient() {
 func keepBOn010(s *tmuxSession) {
 	s.send("/")
 	s.typeText("conflict-010")
-	s.waitLong("▸ conflict-010")
+	s.waitForFlat("▸ conflict-010")
 	s.send("Enter", "Enter")
-	s.waitLong("conflict-010", "Rules:")
+	s.waitForFlat("conflict-010", "Rules:")
 	s.send("B")
-	s.waitLong("Keep B conflict-010")
+	s.waitForFlat("Keep B conflict-010")
 	s.typeText("The detokenisation worker is in scope.")
 	s.send("Enter")
-	s.waitLong("conflict-010: keep B", "written in")
+	s.waitForFlat("conflict-010: keep B", "written in")
 }
 
 func TestServeWritesWhatTheScreenHeldWhenTheClientIsKilled(t *testing.T) {
@@ -78,12 +58,12 @@ func TestServeWritesWhatTheScreenHeldWhenTheClientIsKilled(t *testing.T) {
 	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"))
 
 	op := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, maya, known))
-	op.waitLong("as ops-maya", "▸ conflict-008")
+	op.waitForFlat("as ops-maya", "▸ conflict-008")
 	lead := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, priya, known))
-	lead.waitLong("as lead-priya")
+	lead.waitForFlat("as lead-priya")
 	keepBOn010(op)
 	voteBOn016(lead)
-	lead.waitLong("written in")
+	lead.waitForFlat("written in")
 	op.killClient()
 	lead.killClient()
 
@@ -98,7 +78,7 @@ func TestServeWritesWhatTheScreenHeldWhenTheClientIsKilled(t *testing.T) {
 	})
 
 	again := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, maya, known))
-	again.waitLong("Written after your screen closed: conflict-010: last_write_wins, keeping")
+	again.waitForFlat("Written after your screen closed: conflict-010: last_write_wins, keeping")
 	if strings.Contains(srv.logText(), "panic") {
 		t.Errorf("the server's log:\n%s", srv.logText())
 	}
@@ -116,14 +96,14 @@ func TestServeKilledInTheUndoWindowWritesItAtTheNextStart(t *testing.T) {
 	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", hostKey)
 
 	op := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, maya, known))
-	op.waitLong("as ops-maya", "▸ conflict-008")
+	op.waitForFlat("as ops-maya", "▸ conflict-008")
 	op.send("Enter")
-	op.waitLong("plan-juno proposes: replace both with a synthesis", "p approve")
+	op.waitForFlat("plan-juno proposes: replace both with a synthesis", "p approve")
 	op.send("p")
-	op.waitLong("Approve plan-juno's proposal")
+	op.waitForFlat("Approve plan-juno's proposal")
 	op.typeText("Kept just as proposed: the split by payment class.")
 	op.send("Enter")
-	op.waitLong("conflict-008: approve", "written in")
+	op.waitForFlat("conflict-008: approve", "written in")
 	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +122,7 @@ func TestServeKilledInTheUndoWindowWritesItAtTheNextStart(t *testing.T) {
 		t.Errorf("the next run's log does not say it wrote the held decision:\n%s", next.logText())
 	}
 	back := tmuxSSH(t, 150, 40, sshArgs(next.sshAddr, maya, known))
-	back.waitLong("Written after your screen closed: conflict-008: synthesis")
+	back.waitForFlat("Written after your screen closed: conflict-008: synthesis")
 }
 
 // SIGHUP stops the server as SIGTERM does: a ballot in its undo window is
@@ -155,9 +135,9 @@ func TestServeStopsOnSIGHUPWritingWhatTheScreenHeld(t *testing.T) {
 	ok(t, "--db", db, "--as", "ops-maya", "keys", "add", "lead-priya", priya+".pub")
 	srv := serveField(t, db, "--ssh", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"))
 	lead := tmuxSSH(t, 150, 40, sshArgs(srv.sshAddr, priya, filepath.Join(dir, "known_hosts")))
-	lead.waitLong("as lead-priya")
+	lead.waitForFlat("as lead-priya")
 	voteBOn016(lead)
-	lead.waitLong("written in")
+	lead.waitForFlat("written in")
 	if err := srv.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}

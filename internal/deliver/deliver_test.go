@@ -20,6 +20,7 @@ import (
 	"arbiter/field"
 	"arbiter/internal/deliver"
 	"arbiter/internal/deliver/delivertest"
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/review"
 	rt "arbiter/review/reviewtest"
@@ -364,19 +365,17 @@ func TestSeveralDeliverersSendEachDeliveryOnce(t *testing.T) {
 	for range n {
 		f.Contradict(t, model.ConflictFactual, rt.Side{}, rt.Side{})
 	}
-	for end := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		done := 0
+	done := 0
+	if !testwait.Until(testwait.Deadline, func() bool {
+		done = 0
 		for _, d := range deliveries(t, f.Store) {
 			if d.State == model.DeliveryDelivered {
 				done++
 			}
 		}
-		if done == n {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("%d of %d delivered after a minute", done, n)
-		}
+		return done == n
+	}) {
+		t.Fatalf("%d of %d delivered after %s", done, n, testwait.Deadline)
 	}
 	cancel()
 	wg.Wait()

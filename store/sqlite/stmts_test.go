@@ -35,7 +35,7 @@ func TestConcurrentReadersOfNewQueriesAllFinish(t *testing.T) {
 			words := strings.TrimSpace(strings.Repeat("word ", i+1)) // i+1 words: a query of its own
 			errs <- st.Read(ctx, func(tx store.Tx) error {
 				_, err := tx.ConflictList(model.ListQuery{Search: words, Limit: 10})
-				time.Sleep(20 * time.Millisecond) // hold the connection while the others arrive
+				time.Sleep(20 * time.Millisecond) // the point: hold the connection while the others arrive, so that each prepares on its own
 				if err != nil {
 					return err
 				}
