@@ -89,6 +89,9 @@ type Model struct {
 	// synthAfter is the conflict whose decision form opens on the
 	// synthesis once it is read (synthesize, from the queue).
 	synthAfter string
+	// keyAfterLoad is a key pressed on a conflict before it was read,
+	// which acts once it is (detailLoaded).
+	keyAfterLoad *pressedOn
 	// stats is the stats screen's figures (stats.go).
 	stats statsState
 	// inbox is the person's notices (inbox.go); news, the header's count

@@ -176,3 +176,18 @@ func TestChangingABallotKeepsTheSideChosenAndTheRationaleTyped(t *testing.T) {
 		}
 	}
 }
+
+// A key that acts on a conflict, pressed as it opens and before it is
+// read, acts once it is: the vote form opens, instead of nothing.
+func TestAKeyPressedBeforeTheConflictIsReadActsOnceItIs(t *testing.T) {
+	svc := openService(t, demoField(t), false)
+	s := start(t, svc, "lead-priya", 120, 40)
+	s.waitFor("conflict-016")
+	s.keys("/")
+	s.typeText("conflict-016")
+	s.waitFor("▸ conflict-016")
+	s.press(s.k.KeepFilter)
+	s.press(s.k.Open) // the conflict's detail is read by a command: not back yet
+	s.press(s.k.Vote)
+	s.waitFor("Vote on conflict-016")
+}

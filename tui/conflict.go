@@ -212,6 +212,13 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.threeWayKey(msg); ok {
 		return cmd
 	}
+	if !v.loaded && key.Matches(msg, k.Decide, k.Synthesize, k.Vote, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack,
+		k.Modify, k.Reopen) {
+		// A key that acts on the conflict, pressed before it is read:
+		// it acts once it is (detailLoaded), rather than not at all.
+		m.keyAfterLoad = &pressedOn{id: v.id, key: msg}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -375,7 +382,17 @@ func (m *Model) detailLoaded(msg detailLoadedMsg) tea.Cmd {
 		m.synthAfter = ""
 		return tea.Batch(m.layout(), m.startSynthesis())
 	}
+	if p := m.keyAfterLoad; p != nil && p.id == c.id && m.top() == (conflictScreen{}) {
+		m.keyAfterLoad = nil
+		return tea.Batch(m.layout(), m.conflictKey(p.key))
+	}
 	return m.layout()
+}
+
+// pressedOn is a key pressed on conflict id before it was read.
+type pressedOn struct {
+	id  string
+	key tea.KeyPressMsg
 }
 
 // conflictHelp is the footer of a conflict: the actions that work for

@@ -153,8 +153,8 @@ func TestALeadVotesAndAnOperatorSynthesizesWithAFewKeys(t *testing.T) {
 		t.Fatalf("conflict-012 = %+v", d.Conflict)
 	}
 
-	// The stats screen and the command line agree.
-	op.send("Escape")
+	// The stats screen and the command line agree. A confirmed decision
+	// leaves the screen on the queue.
 	op.waitFor("▸ conflict-")
 	op.send("#")
 	scr = op.waitFor("Open conflicts:")
