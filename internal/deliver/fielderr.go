@@ -11,7 +11,7 @@ import (
 // Permanent reports whether the field's error err is one that waiting
 // will not mend, so that Run stops on it: the field cannot be opened (it
 // is gone, or of a format this arbiter does not know), its file is no
-// longer there, it is read-only, or it refuses this deliverer (a
+// longer at its path (FIELD_GONE: deleted or replaced), it is read-only, or it refuses this deliverer (a
 // PostgreSQL role without the grants). Anything else — the field busy
 // (FIELD_BUSY), its disk full (STORAGE_FULL), its server out of reach —
 // passes, and Run waits it out.
@@ -22,7 +22,7 @@ func Permanent(err error) bool {
 	}
 	if pe, ok := model.AsError(err); ok {
 		switch pe.Code {
-		case model.CodeReadOnly, model.CodeNotPermitted:
+		case model.CodeReadOnly, model.CodeNotPermitted, model.CodeFieldGone:
 			return true
 		}
 	}
