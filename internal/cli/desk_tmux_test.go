@@ -91,9 +91,14 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 				t.Errorf("the queue's footer: %q", f)
 			}
 			s.send("?")
-			scr = s.waitFor("The queue — where you are", " of ")
-			var seen strings.Builder
+			// The help drawn whole: its position line, the last it draws, is
+			// there. (" of " alone is in the first lines: "the top of a pane".)
 			at := regexp.MustCompile(`lines (\d+)–\d+ of \d+ [↑]*(↓?)`)
+			testwait.For(t, "the help's position line", func() bool {
+				scr = s.screen()
+				return strings.Contains(scr, "The queue — where you are") && at.MatchString(scr)
+			})
+			var seen strings.Builder
 			for range 30 {
 				seen.WriteString(scr)
 				m := at.FindStringSubmatch(scr)
@@ -102,7 +107,7 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 				}
 				s.send("PageDown")
 				// The next page, drawn whole: its position line says so.
-				testwait.Until(testwait.Deadline, func() bool {
+				testwait.For(t, "the help's next page", func() bool {
 					scr = s.screen()
 					n := at.FindStringSubmatch(scr)
 					return n != nil && n[1] != m[1]
@@ -118,10 +123,10 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 			s.send("Escape")
 			s.waitFor("▸ conflict-")
 			s.send("Enter")
-			scr = s.waitFor("Rules:")
-			if f := footer(scr); !strings.HasSuffix(f, "? help") {
-				t.Errorf("the conflict's footer: %q", f)
-			}
+			s.waitFor("Rules:")
+			testwait.For(t, "the conflict's footer ending with ? help", func() bool {
+				return strings.HasSuffix(footer(s.screen()), "? help")
+			})
 			s.send("?")
 			s.waitFor("A conflict — where you are")
 		})
