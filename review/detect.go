@@ -12,7 +12,8 @@ import (
 
 // Detect answers DETECT for callerID: list, the open conflicts; check, the
 // conflicts each of req.Units is in, open ones first; scan, as DetectScan
-// without a progress report.
+// without a progress report. Reading needs no caller (""); one given must
+// be registered.
 func (s *Service) Detect(ctx context.Context, callerID string, req model.DetectRequest) (model.DetectResult, error) {
 	const op = model.OpDetect
 	res := model.DetectResult{Mode: req.Mode}
@@ -27,8 +28,10 @@ func (s *Service) Detect(ctx context.Context, callerID string, req model.DetectR
 		return res, model.Errorf(op, model.CodeInvalidRequest, "name the units to check", "check needs units")
 	}
 	err := s.st.Read(ctx, func(tx store.Tx) error {
-		if _, err := caller(tx, op, callerID); err != nil {
-			return err
+		if callerID != "" {
+			if _, err := caller(tx, op, callerID); err != nil {
+				return err
+			}
 		}
 		if req.Mode == model.DetectList {
 			var err error
@@ -99,4 +102,15 @@ func nonNilConflicts(cs []model.Conflict) []model.Conflict {
 		return []model.Conflict{}
 	}
 	return cs
+}
+
+// DetectScanState is where the field's scan stands, and false before the
+// first.
+func (s *Service) DetectScanState(ctx context.Context) (model.ScanState, bool, error) {
+	var st model.ScanState
+	err := s.st.Read(ctx, func(tx store.Tx) (err error) { st, err = tx.DetectScan(); return err })
+	if err == store.ErrNotFound {
+		return st, false, nil
+	}
+	return st, err == nil, err
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // scanIndex is a scan's own index of the words of the units it has
-// looked at: for each word (a term's prefix, or a purpose), the newest
+// read, from the field's first: for each word (a term's prefix, or a purpose), the newest
 // units that hold it and how many do. A scan looks at units in order and
 // compares each with the earlier ones, so what the engine's word index
 // would answer for the earlier units the scan looked at, this answers
@@ -22,10 +22,6 @@ type scanIndex struct {
 	curBytes int64
 	budget   int64
 	dropped  bloom
-	// complete says the index saw every earlier unit: the scan began at
-	// the field's first unit, so a word it does not hold (and did not
-	// drop) is held by no earlier unit.
-	complete bool
 }
 
 // holders are the newest units that hold a word, newest last, and how
@@ -41,9 +37,8 @@ const (
 	indexSeqBytes   = 8
 )
 
-func newScanIndex(budget int64, complete bool) *scanIndex {
-	return &scanIndex{cur: map[string]*holders{}, old: map[string]*holders{}, budget: budget,
-		dropped: newBloom(1 << 23), complete: complete}
+func newScanIndex(budget int64) *scanIndex {
+	return &scanIndex{cur: map[string]*holders{}, old: map[string]*holders{}, budget: budget, dropped: newBloom(1 << 23)}
 }
 
 // get returns the holders of key, or nil.
@@ -63,13 +58,14 @@ func (x *scanIndex) get(key string) *holders {
 }
 
 // known reports whether the index's answer for key is the whole answer:
-// it holds at least keep units of it, or saw every earlier unit and never
-// dropped key.
+// it holds at least keep units of it, or it never dropped key (it reads
+// every unit of the field from the first, so a word it does not hold is
+// held by no earlier unit).
 func (x *scanIndex) known(key string, h *holders, keep int) bool {
 	if h != nil && len(h.seqs) >= keep {
 		return true
 	}
-	return x.complete && !x.dropped.has(key)
+	return !x.dropped.has(key)
 }
 
 // add notes that unit seq holds key, keeping the newest keep.

@@ -1,12 +1,8 @@
 package review
 
 import (
-	"cmp"
 	"context"
-	"runtime"
-	"slices"
-	"strconv"
-	"sync"
+	"time"
 
 	"arbiter/internal/detect"
 	"arbiter/model"
@@ -49,80 +45,84 @@ const (
 // or begins one, and looks at req.Limit units at most (0: all that are
 // left). progress, when not nil, is told where the scan stands after each
 // batch. When ctx ends, what was committed stays; the next scan goes on
-// from there.
+// from there. One scan runs at a time in a process.
 func (s *Service) DetectScan(ctx context.Context, callerID string, req model.DetectRequest, progress func(model.ScanState)) (model.DetectResult, error) {
 	const op = model.OpDetect
 	res := model.DetectResult{Mode: model.DetectScan}
 	if req.SinceEpoch < 0 || req.Limit < 0 {
 		return res, model.Errorf(op, model.CodeInvalidRequest, "", "since_epoch and limit are 0 or more")
 	}
-	a, st, err := s.scanStart(ctx, callerID, req)
+	if !s.scanMu.TryLock() {
+		return res, model.Errorf(op, model.CodeInvalidTransition, "call again once it is done",
+			"a scan of this field is running already")
+	}
+	defer s.scanMu.Unlock()
+	a, st, resumed, err := s.scanStart(ctx, callerID, req)
 	if err != nil {
 		return res, err
 	}
-	sc := &scanner{
-		f:   newFinder(st.Sensitivity, detect.NewCache(scanCacheBytes)),
-		idx: newScanIndex(scanIndexBytes, st.Cursor == 0 && st.SinceEpoch == 0),
-	}
-	left := req.Limit
-	for {
-		n := scanBatch
-		if req.Limit > 0 {
-			if left == 0 {
-				break
-			}
-			n = min(n, left)
-		}
+	run := s.runFor(st)
+	defer s.keepRun(run, &st)
+	saved := resumed // whether the field holds this scan's place
+	looked := 0
+	for req.Limit == 0 || looked < req.Limit {
 		var batch []model.UnitHit
 		var fs []found
+		n := 0 // units of the batch the scan looks at (the rest it only reads)
 		err := s.st.Read(ctx, func(tx store.Tx) error {
 			var err error
-			if batch, err = tx.UnitsAfter(st.Cursor, st.SinceEpoch, n); err != nil {
+			if batch, err = tx.UnitsAfter(run.indexed, -1, scanBatch); err != nil {
 				return err
 			}
-			fs, err = sc.batch(ctx, tx, batch)
+			for i, u := range batch {
+				if looksAt(st)(u) {
+					if n++; req.Limit > 0 && looked+n == req.Limit {
+						batch = batch[:i+1]
+						break
+					}
+				}
+			}
+			fs, err = run.sc.batch(ctx, tx, batch, looksAt(st))
 			return err
 		})
 		if err != nil {
 			return res, err
 		}
+		if len(batch) > 0 && batch[len(batch)-1].Seq <= st.Cursor {
+			run.indexed = batch[len(batch)-1].Seq // read again up to where the scan stands
+			continue
+		}
 		err = s.write(ctx, op, func(tx store.Tx) error {
+			if err := stillOurs(tx, st, saved); err != nil {
+				return err
+			}
 			now := s.now()
-			opened := int64(0)
 			for _, f := range fs {
-				if ok, err := openable(tx, f.earlier, f.later); err != nil {
-					return err
-				} else if !ok {
-					continue
-				}
-				epoch, err := tx.EpochTick()
+				c, ok, err := openFound(tx, a, f, now)
 				if err != nil {
 					return err
 				}
-				c := f.conflict()
-				c.Epoch, c.DetectedAt = epoch, now
-				if c, err = OpenConflict(tx, a, c); err != nil {
-					return err
+				if ok {
+					if len(res.Conflicts) < scanShown {
+						res.Conflicts = append(res.Conflicts, c)
+					}
+					st.Found++
 				}
-				if len(res.Conflicts) < scanShown {
-					res.Conflicts = append(res.Conflicts, c)
-				}
-				opened++
 			}
 			if len(batch) > 0 {
 				st.Cursor = batch[len(batch)-1].Seq
 			} else {
 				st.FinishedAt = &now
 			}
-			st.Done += int64(len(batch))
-			st.Found += opened
+			st.Done += int64(n)
 			st.UpdatedAt = now
 			return tx.DetectScanSave(st)
 		})
 		if err != nil {
 			return res, err
 		}
-		left -= len(batch)
+		saved = true
+		looked += n
 		st.Total = max(st.Total, st.Done)
 		if progress != nil {
 			progress(st)
@@ -130,18 +130,110 @@ func (s *Service) DetectScan(ctx context.Context, callerID string, req model.Det
 		if len(batch) == 0 {
 			break
 		}
+		run.indexed = st.Cursor
 	}
 	res.Scan = &st
 	return res, nil
 }
 
+// openFound opens the conflict of f in tx, as detector at now, if it may
+// be opened (openable): each at an epoch of its own.
+func openFound(tx store.Tx, detector model.Agent, f found, now time.Time) (model.Conflict, bool, error) {
+	if ok, err := openable(tx, f.earlier, f.later); err != nil || !ok {
+		return model.Conflict{}, false, err
+	}
+	epoch, err := tx.EpochTick()
+	if err != nil {
+		return model.Conflict{}, false, err
+	}
+	c := f.conflict()
+	c.Epoch, c.DetectedAt = epoch, now
+	c, err = OpenConflict(tx, detector, c)
+	return c, err == nil, err
+}
+
+// stillOurs refuses to go on when another scan moved the field's on since
+// this one read it (two processes scanning at once): once this scan has
+// saved its place, the field must still hold that place.
+func stillOurs(tx store.DetectTx, st model.ScanState, saved bool) error {
+	if !saved {
+		return nil
+	}
+	stored, err := tx.DetectScan()
+	if err != nil && err != store.ErrNotFound {
+		return err
+	}
+	if err != nil || !stored.StartedAt.Equal(st.StartedAt) || stored.Cursor != st.Cursor {
+		return model.Errorf(model.OpDetect, model.CodeInvalidTransition, "run the scan again: it goes on from where the field's scan stands",
+			"another scan of this field moved it on meanwhile")
+	}
+	return nil
+}
+
+// scanRun is a scan this process goes on with: its scanner, which has
+// read the field up to unit indexed. It is kept between calls (a scan
+// over MCP goes a call at a time) until the scan finishes, another
+// begins, or it sits unused for scanIdle; a scan that finds none to go
+// on with reads the field from its first unit up to where the scan
+// stands, so that it compares each unit with the same earlier units
+// whether it began there or went on from there.
+type scanRun struct {
+	startedAt time.Time
+	since     int64
+	level     model.Sensitivity
+	indexed   int64
+	sc        *scanner
+	drop      *time.Timer
+}
+
+// scanIdle is how long a process keeps a scan nobody goes on with.
+const scanIdle = 10 * time.Minute
+
+// runFor is the scan run to go on with st: the one this process kept, if
+// it is st's and has read exactly up to where st stands, else a new one.
+func (s *Service) runFor(st model.ScanState) *scanRun {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if r := s.run; r != nil {
+		r.drop.Stop()
+		if r.startedAt.Equal(st.StartedAt) && r.since == st.SinceEpoch && r.level == st.Sensitivity && r.indexed == st.Cursor {
+			return r
+		}
+		s.run = nil
+	}
+	return &scanRun{startedAt: st.StartedAt, since: st.SinceEpoch, level: st.Sensitivity, sc: &scanner{
+		f:   newFinder(st.Sensitivity, detect.NewCache(scanCacheBytes)),
+		idx: newScanIndex(scanIndexBytes),
+	}}
+}
+
+// keepRun keeps r for the next call if its scan is not finished and it
+// has read exactly up to where the scan stands, for scanIdle.
+func (s *Service) keepRun(r *scanRun, st *model.ScanState) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if st.Finished() || r.indexed != st.Cursor {
+		s.run = nil
+		return
+	}
+	s.run = r
+	r.drop = time.AfterFunc(scanIdle, func() {
+		s.runMu.Lock()
+		defer s.runMu.Unlock()
+		if s.run == r {
+			s.run = nil
+		}
+	})
+}
+
 // scanStart checks that callerID may scan and the field detects, and
 // returns the caller and where the scan begins: the unfinished scan of
-// the same start and sensitivity, or a new one.
-func (s *Service) scanStart(ctx context.Context, callerID string, req model.DetectRequest) (model.Agent, model.ScanState, error) {
+// the same start and sensitivity (resumed), or a new one.
+func (s *Service) scanStart(ctx context.Context, callerID string, req model.DetectRequest) (model.Agent, model.ScanState, bool, error) {
 	const op = model.OpDetect
 	var a model.Agent
 	var st model.ScanState
+	resumed := false
 	err := s.st.Read(ctx, func(tx store.Tx) error {
 		var err error
 		if a, err = caller(tx, op, callerID); err != nil {
@@ -157,16 +249,18 @@ func (s *Service) scanStart(ctx context.Context, callerID string, req model.Dete
 		}
 		level := p.DetectionSensitivity.Or()
 		if !level.On() {
-			return model.Errorf(op, model.CodeInvalidRequest,
+			return model.Errorf(op, model.CodeUnsupportedOperation,
 				"turn it on with: arbiter policy set --detection-sensitivity medium",
 				"detection is off in this field")
 		}
 		prev, err := tx.DetectScan()
 		switch {
 		case err == nil && !prev.Finished() && prev.SinceEpoch == req.SinceEpoch && prev.Sensitivity == level:
-			st = prev
+			st, resumed = prev, true
 		case err == nil || err == store.ErrNotFound:
-			now := s.now()
+			// To the microsecond, as every engine keeps a time: a scan is
+			// known by when it began.
+			now := s.now().Truncate(time.Microsecond)
 			st = model.ScanState{SinceEpoch: req.SinceEpoch, Sensitivity: level, StartedAt: now, UpdatedAt: now}
 		default:
 			return err
@@ -175,213 +269,11 @@ func (s *Service) scanStart(ctx context.Context, callerID string, req model.Dete
 		st.Total = st.Done + max(0, next-1-st.Cursor)
 		return err
 	})
-	return a, st, err
+	return a, st, resumed, err
 }
 
-// scanner is one scan's reading: its detector, its cache of read units
-// (by sequence number) and its index of the units it has looked at.
-type scanner struct {
-	f   finder
-	idx *scanIndex
-}
-
-func seqKey(seq int64) string { return strconv.FormatInt(seq, 10) }
-
-// batch compares each of units with the earlier units, in order, and
-// returns what it found.
-func (sc *scanner) batch(ctx context.Context, tx store.DetectTx, units []model.UnitHit) ([]found, error) {
-	texts := make([]*detect.Text, len(units))
-	parallel(len(units), func(i int) {
-		if u := units[i]; comparable(u.Unit) {
-			texts[i] = sc.f.cache.Text(seqKey(u.Seq), inputOf(u.Unit))
-		}
-	})
-	cands := make([][]int64, len(units))
-	for i, u := range units {
-		if texts[i] == nil {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		terms := texts[i].Terms(scanIndexTerms)
-		var err error
-		if cands[i], err = sc.candidates(tx, terms[:min(detectTerms, len(terms))], u); err != nil {
-			return nil, err
-		}
-		for _, t := range terms {
-			sc.idx.add(t.Word, u.Seq, detectPerTerm)
-		}
-		sc.idx.add(purposeKey(u.Unit.Intent.Purpose), u.Seq, detectPurpose)
-	}
-	if err := sc.readMissing(tx, cands); err != nil {
-		return nil, err
-	}
-	finds := make([][]found, len(units))
-	parallel(len(units), func(i int) {
-		for _, c := range cands[i] {
-			if t, ok := sc.f.cache.Get(seqKey(c)); ok {
-				if fd, ok := sc.f.d.Compare(t, texts[i]); ok {
-					finds[i] = append(finds[i], found{earlier: seqKey(c), later: units[i].Unit.ID, finding: fd, level: sc.f.level})
-				}
-			}
-		}
-	})
-	return sc.named(tx, finds)
-}
-
-// candidates are the earlier units unit u is compared with: those its
-// terms find, best ranked, and the newest of its purpose.
-func (sc *scanner) candidates(tx store.DetectTx, terms []detect.Term, u model.UnitHit) ([]int64, error) {
-	hits := make([][]int64, len(terms))
-	df := make([]int, len(terms))
-	var ask []store.Term
-	var askAt []int
-	for i, t := range terms {
-		h := sc.idx.get(t.Word)
-		hits[i] = h.newest()
-		if h != nil {
-			df[i] = h.count
-		}
-		if !sc.idx.known(t.Word, h, detectPerTerm) {
-			ask = append(ask, store.Term{Prefix: t.Word, Whole: t.Whole})
-			askAt = append(askAt, i)
-		}
-	}
-	if len(ask) > 0 {
-		more, counts, err := tx.UnitCandidates(ask, u.Seq, detectPerTerm)
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range askAt {
-			hits[i] = newestOf(hits[i], more[k], detectPerTerm)
-			df[i] = max(df[i], counts[k])
-		}
-	}
-	seqs := detect.RankHits(terms, hits, df, int(u.Seq-1), detectRanked)
-	key := purposeKey(u.Unit.Intent.Purpose)
-	h := sc.idx.get(key)
-	same := h.newest()
-	if !sc.idx.known(key, h, detectPurpose) {
-		more, err := tx.UnitsByPurpose(u.Unit.Intent.Purpose, u.Seq, detectPurpose)
-		if err != nil {
-			return nil, err
-		}
-		same = newestOf(same, more, detectPurpose)
-	}
-	for _, s := range same {
-		if !slices.Contains(seqs, s) {
-			seqs = append(seqs, s)
-		}
-	}
-	return seqs, nil
-}
-
-// readMissing reads the candidates the cache does not hold, those that
-// the detector looks at.
-func (sc *scanner) readMissing(tx store.DetectTx, cands [][]int64) error {
-	var missing []int64
-	seen := map[int64]bool{}
-	for _, cs := range cands {
-		for _, c := range cs {
-			if _, ok := sc.f.cache.Get(seqKey(c)); !ok && !seen[c] {
-				seen[c] = true
-				missing = append(missing, c)
-			}
-		}
-	}
-	for len(missing) > 0 {
-		n := min(len(missing), 500)
-		got, err := tx.UnitsBySeq(missing[:n])
-		if err != nil {
-			return err
-		}
-		parallel(len(got), func(i int) {
-			if u := got[i]; comparable(u.Unit) {
-				sc.f.cache.Text(seqKey(u.Seq), inputOf(u.Unit))
-			}
-		})
-		missing = missing[n:]
-	}
-	return nil
-}
-
-// named gives each finding its earlier unit's id (found keeps its
-// sequence number until then), strongest first, at most detectMost a
-// unit.
-func (sc *scanner) named(tx store.DetectTx, finds [][]found) ([]found, error) {
-	var seqs []int64
-	for _, fs := range finds {
-		for _, f := range fs {
-			n, _ := strconv.ParseInt(f.earlier, 10, 64)
-			seqs = append(seqs, n)
-		}
-	}
-	units, err := tx.UnitsBySeq(seqs)
-	if err != nil {
-		return nil, err
-	}
-	ids := make(map[string]string, len(units))
-	for _, u := range units {
-		ids[seqKey(u.Seq)] = u.Unit.ID
-	}
-	var out []found
-	for _, fs := range finds {
-		var named []found
-		for _, f := range fs {
-			if id, ok := ids[f.earlier]; ok {
-				f.earlier = id
-				named = append(named, f)
-			}
-		}
-		out = append(out, strongest(named)...)
-	}
-	return out, nil
-}
-
-// newestOf merges two lists of sequence numbers, each newest first, into
-// one without repeats, at most keep.
-func newestOf(a, b []int64, keep int) []int64 {
-	out := append(slices.Clone(a), b...)
-	slices.SortFunc(out, func(x, y int64) int { return cmp.Compare(y, x) })
-	out = slices.Compact(out)
-	return out[:min(keep, len(out))]
-}
-
-// purposeKey is a purpose as the scan's index keeps it, apart from words.
-func purposeKey(purpose string) string {
-	if len(purpose) > 200 {
-		purpose = purpose[:200]
-	}
-	return "\x00" + purpose
-}
-
-func inputOf(u model.Unit) detect.Input {
-	return detect.Input{Content: u.Content, Purpose: u.Intent.Purpose, Type: u.Type}
-}
-
-// parallel runs fn(0) … fn(n-1) on as many goroutines as there are
-// processors.
-func parallel(n int, fn func(int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				fn(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+// looksAt says which units a scan standing at st looks at: those after
+// where it stands, recorded after its start; it reads the others only.
+func looksAt(st model.ScanState) func(model.UnitHit) bool {
+	return func(u model.UnitHit) bool { return u.Seq > st.Cursor && u.Unit.Epoch > st.SinceEpoch }
 }

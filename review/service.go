@@ -7,6 +7,7 @@ package review
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"arbiter/internal/detect"
@@ -25,6 +26,10 @@ type Service struct {
 	sweeper string
 	// cache keeps the units detection has read (nil: read each time).
 	cache *detect.Cache
+	// scanMu lets one scan run at a time; run is the scan kept for the
+	// next call (detectscan.go), under runMu.
+	scanMu, runMu sync.Mutex
+	run           *scanRun
 }
 
 // New returns the rules over st.
