@@ -93,11 +93,17 @@ func (d Detection) Reason() string {
 	if d.Signal == SignalQuantity && len(d.Values) == 2 {
 		a, b = d.Values[0], d.Values[1]
 	}
-	return fmt.Sprintf("%s, score %.2f at %s: %s against %s", d.Signal, d.Score, d.Sensitivity.Or(), quoted(a), quoted(b))
+	return fmt.Sprintf("%s: %s against %s", d.Summary(), Quoted(a), Quoted(b))
 }
 
-// quoted is s in curly quotes, on one line, cut at a word near 100 bytes.
-func quoted(s string) string {
+// Summary is the signal, the score and the level: "quantity, score 0.82
+// at medium".
+func (d Detection) Summary() string {
+	return fmt.Sprintf("%s, score %.2f at %s", d.Signal, d.Score, d.Sensitivity.Or())
+}
+
+// Quoted is s in curly quotes, on one line, cut at a word near 100 bytes.
+func Quoted(s string) string {
 	const most = 100
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > most {
