@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime/metrics"
 	"slices"
 	"sync"
@@ -19,9 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/field"
 	"arbiter/fieldgen"
+	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/review"
+	"arbiter/store"
 )
 
 // recordBlock is how many RECORDs are timed at one sensitivity before the
@@ -31,59 +35,83 @@ const recordBlock = 50
 
 // BenchmarkRecordDetection is RECORD of units like the field's (the
 // generator's markdown, lognormal sizes, one in a hundred a long
-// document; the field's purposes) with detection at medium and off, in
-// turns of recordBlock. It reports each one's p50 and p99 (wall and the
-// recording thread's CPU) and what medium adds at p99.
+// document; the field's purposes), in turns of recordBlock: with
+// detection off; at medium as `arbiter record` does it, reading every
+// candidate (cold); and at medium as `arbiter serve` and `arbiter mcp` do
+// it, keeping the units read in a cache (warm). It reports each one's p50
+// and p99 (wall, and the process's CPU: RECORD compares on every core)
+// and what medium adds to off at p99.
 func BenchmarkRecordDetection(b *testing.B) {
-	benchFields(b, func(b *testing.B, svc *review.Service) {
-		ctx := context.Background()
-		r := rand.New(rand.NewPCG(7, 11))
-		set := func(level model.Sensitivity) {
-			if _, err := svc.UpdatePolicy(ctx, fieldgen.Operator, func(p *model.Policy) error {
-				p.DetectionSensitivity = level
-				return nil
-			}); err != nil {
-				b.Fatal(err)
-			}
+	benchmetrics.Fields(b, func(b *testing.B, path string) { recordDetection(b, path) })
+	b.Run("1M-postgres", func(b *testing.B) {
+		name := os.Getenv("ARBITER_BENCH_POSTGRES")
+		if name == "" {
+			b.Skip("set ARBITER_BENCH_POSTGRES to a field on PostgreSQL built by `arbiter gen` (scripts/perf-postgres.sh does)")
 		}
-		var wall, cpu [2][]time.Duration // off, medium
-		opened := 0
-		i := 0
-		defer set(model.SensitivityOff)
-		for b.Loop() {
-			on := (i / recordBlock) % 2
-			if i%recordBlock == 0 {
-				b.StopTimer()
-				set([]model.Sensitivity{model.SensitivityOff, model.SensitivityMedium}[on])
-				b.StartTimer()
-			}
-			req := benchUnit(r, i)
-			unlock := lockThread()
-			t, c := time.Now(), threadCPU()
-			res, err := svc.Record(ctx, "res-iris", req)
-			cpu[on] = append(cpu[on], threadCPU()-c)
-			wall[on] = append(wall[on], time.Since(t))
-			unlock()
-			if err != nil {
-				b.Fatal(err)
-			}
-			opened += len(res.Conflicts)
-			i++
-		}
-		report := func(name string, times []time.Duration) (p50, p99 float64) {
-			p50, p99 = percentile(times, 0.50), percentile(times, 0.99)
-			b.ReportMetric(p50, "p50-"+name+"-ms")
-			b.ReportMetric(p99, "p99-"+name+"-ms")
-			return p50, p99
-		}
-		_, offP99 := report("off", wall[0])
-		_, onP99 := report("medium", wall[1])
-		_, offCPU := report("off-cpu", cpu[0])
-		_, onCPU := report("medium-cpu", cpu[1])
-		b.ReportMetric(onP99-offP99, "p99-added-ms")
-		b.ReportMetric(onCPU-offCPU, "p99-added-cpu-ms")
-		b.ReportMetric(float64(opened)/float64(max(1, len(wall[1]))), "conflicts/record")
+		recordDetection(b, name)
 	})
+}
+
+func recordDetection(b *testing.B, path string) {
+	ctx := context.Background()
+	st, err := field.Open(ctx, path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	cold, warm := review.New(st), review.New(st).WithDetectCache(64<<20)
+	r := rand.New(rand.NewPCG(7, 11))
+	set := func(level model.Sensitivity) {
+		if _, err := cold.UpdatePolicy(ctx, fieldgen.Operator, func(p *model.Policy) error {
+			p.DetectionSensitivity = level
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	turns := []struct {
+		name  string
+		level model.Sensitivity
+		svc   *review.Service
+	}{{"off", model.SensitivityOff, cold}, {"cold", model.SensitivityMedium, cold}, {"warm", model.SensitivityMedium, warm}}
+	wall, cpu := make([][]time.Duration, len(turns)), make([][]time.Duration, len(turns))
+	opened := 0
+	i := 0
+	defer set(model.SensitivityOff)
+	for b.Loop() {
+		k := (i / recordBlock) % len(turns)
+		if i%recordBlock == 0 {
+			b.StopTimer()
+			set(turns[k].level)
+			b.StartTimer()
+		}
+		req := benchUnit(r, i)
+		t, c := time.Now(), processCPU()
+		res, err := turns[k].svc.Record(ctx, "res-iris", req)
+		cpu[k] = append(cpu[k], processCPU()-c)
+		wall[k] = append(wall[k], time.Since(t))
+		if err != nil {
+			b.Fatal(err)
+		}
+		opened += len(res.Conflicts)
+		i++
+	}
+	p99 := map[string]float64{}
+	for k, turn := range turns {
+		for _, m := range []struct {
+			name  string
+			times []time.Duration
+		}{{turn.name, wall[k]}, {turn.name + "-cpu", cpu[k]}} {
+			b.ReportMetric(percentile(m.times, 0.50), "p50-"+m.name+"-ms")
+			p99[m.name] = percentile(m.times, 0.99)
+			b.ReportMetric(p99[m.name], "p99-"+m.name+"-ms")
+		}
+	}
+	for _, t := range []string{"cold", "warm"} {
+		b.ReportMetric(p99[t]-p99["off"], "p99-added-"+t+"-ms")
+		b.ReportMetric(p99[t+"-cpu"]-p99["off-cpu"], "p99-added-"+t+"-cpu-ms")
+	}
+	b.ReportMetric(float64(opened)/float64(max(1, len(wall[1])+len(wall[2]))), "conflicts/record")
 }
 
 // benchUnit is the ith unit a benchmark records: like the field's.

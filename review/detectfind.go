@@ -19,15 +19,20 @@ import (
 // and opens them in its write; a scan does the same, a batch at a time.
 
 const (
-	// detectTerms is how many of a unit's words the index is asked for.
+	// detectTerms is how many of a unit's words a scan looks it up by
+	// (in its own index, in memory); recordTerms is how many RECORD asks
+	// the engine's word index for: each costs a seek in every segment of
+	// the index (docs/performance.md), and the rarest few find most of
+	// the neighbours.
 	detectTerms = 8
+	recordTerms = 5
 	// detectPerTerm is how many units, the newest, each word brings.
 	detectPerTerm = 64
 	// detectRanked is how many of those, the best ranked, are compared.
-	detectRanked = 20
+	detectRanked = 16
 	// detectPurpose is how many of the newest units of the same purpose
 	// are compared besides.
-	detectPurpose = 5
+	detectPurpose = 4
 	// detectMost is how many conflicts one unit opens at most, the
 	// strongest: a unit that contradicts many others is a few conflicts
 	// to decide first, not a flood.
@@ -93,7 +98,7 @@ func comparable(u model.Unit) bool {
 // declares it contradicts). It returns the findings, strongest first, at
 // most detectMost.
 func (f finder) against(tx store.DetectTx, id string, t *detect.Text, purpose string, before, total int64, skip func(string) bool) ([]found, error) {
-	terms := t.Terms(detectTerms)
+	terms := t.Terms(recordTerms)
 	words := make([]store.Term, len(terms))
 	for i, term := range terms {
 		words[i] = store.Term{Prefix: term.Word, Whole: term.Whole}
@@ -116,14 +121,22 @@ func (f finder) against(tx store.DetectTx, id string, t *detect.Text, purpose st
 	if err != nil {
 		return nil, err
 	}
-	var out []found
-	for _, c := range cands {
-		u := c.Unit
+	// Reading and comparing the candidates is most of the work, and a
+	// long unit's comparisons take a millisecond or so: on every core.
+	finds := make([]*found, len(cands))
+	parallel(len(cands), func(i int) {
+		u := cands[i].Unit
 		if u.ID == id || !comparable(u) || (skip != nil && skip(u.ID)) {
-			continue
+			return
 		}
 		if fd, ok := f.d.Compare(f.text(u), t); ok {
-			out = append(out, found{earlier: u.ID, later: id, finding: fd, level: f.level})
+			finds[i] = &found{earlier: u.ID, later: id, finding: fd, level: f.level}
+		}
+	})
+	var out []found
+	for _, fd := range finds {
+		if fd != nil {
+			out = append(out, *fd)
 		}
 	}
 	return strongest(out), nil

@@ -93,6 +93,10 @@ func (s *Service) DetectScan(ctx context.Context, callerID string, req model.Det
 			continue
 		}
 		err = s.write(ctx, op, func(tx store.Tx) error {
+			// Written as the caller, as the field checks where it can.
+			if _, err := caller(tx, op, a.ID); err != nil {
+				return err
+			}
 			if err := stillOurs(tx, st, saved); err != nil {
 				return err
 			}

@@ -3,37 +3,72 @@ package sqlite
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"arbiter/store"
 	"arbiter/store/sqlcore"
 )
 
-// candidatesSQL asks units_text (FTS5, rowid = seq) for the newest units
-// before a seq that hold one word, packed in one text ("12,9,4"): one
-// statement and one row a word. FTS5 reads a word's units newest first
-// and stops at the limit, however many hold it.
-const candidatesSQL = `SELECT coalesce(group_concat(rowid), '') FROM (SELECT rowid FROM units_text
-	WHERE units_text MATCH $1 AND rowid < $2 ORDER BY rowid DESC LIMIT $3)`
+// candidatesSQL is the statement that asks units_text (FTS5, rowid = seq)
+// for n words at once: for each, in a row of its own, the newest units
+// before a seq that hold it, packed in one text ("12,9,4"). FTS5 reads a
+// word's units newest first and stops at the limit, however many hold it;
+// one statement for all the words is prepared (and, its MATCH being
+// bound, planned again) once a call rather than once a word.
+func candidatesSQL(n int) string {
+	candidatesMu.Lock()
+	defer candidatesMu.Unlock()
+	if q, ok := candidatesQueries[n]; ok {
+		return q
+	}
+	parts := make([]string, n)
+	for i := range n {
+		parts[i] = `SELECT ` + strconv.Itoa(i) + `, (SELECT coalesce(group_concat(rowid), '') FROM (SELECT rowid FROM units_text
+		WHERE units_text MATCH $` + strconv.Itoa(i+3) + ` AND rowid < $1 ORDER BY rowid DESC LIMIT $2))`
+	}
+	q := strings.Join(parts, "\nUNION ALL ")
+	candidatesQueries[n] = q
+	return q
+}
+
+var (
+	candidatesMu      sync.Mutex
+	candidatesQueries = map[int]string{}
+)
 
 // UnitCandidates asks the word index, for each term, for the newest units
 // before seq before that hold it, at most perTerm. How many hold a term
 // is counted when fewer than perTerm do, and estimated from how far back
-// the newest perTerm reach otherwise: counting them would read them all
-// (a prefix's units are merged in full before the first is returned, so
-// each term is asked for as the whole word it is, which FTS5 reads from
-// the end).
+// the newest perTerm reach otherwise: counting them would read them all.
+// Each term is asked for as the whole word it is: FTS5 merges all the
+// units of a prefix (one without a prefix index of its length) before it
+// returns the first.
 func (t *Tx) UnitCandidates(terms []store.Term, before int64, perTerm int) ([][]int64, []int, error) {
 	hits := make([][]int64, len(terms))
 	df := make([]int, len(terms))
+	args := []any{before, perTerm}
+	var at []int // the terms asked, by the statement's rows
 	for i, term := range terms {
-		if term.Whole == "" {
-			continue
+		if term.Whole != "" {
+			args = append(args, `"`+strings.ReplaceAll(term.Whole, `"`, `""`)+`"`)
+			at = append(at, i)
 		}
-		match := `"` + strings.ReplaceAll(term.Whole, `"`, `""`) + `"`
+	}
+	if len(at) == 0 {
+		return hits, df, nil
+	}
+	rows, err := t.query(candidatesSQL(len(at)), args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k int
 		var packed string
-		if err := t.row(candidatesSQL, match, before, perTerm).Scan(&packed); err != nil {
+		if err := rows.Scan(&k, &packed); err != nil {
 			return nil, nil, err
 		}
+		i := at[k]
 		for s := range strings.SplitSeq(packed, ",") {
 			if seq, err := strconv.ParseInt(s, 10, 64); err == nil {
 				hits[i] = append(hits[i], seq)
@@ -41,5 +76,5 @@ func (t *Tx) UnitCandidates(terms []store.Term, before int64, perTerm int) ([][]
 		}
 		df[i] = sqlcore.EstimateHolders(hits[i], perTerm, before)
 	}
-	return hits, df, nil
+	return hits, df, rows.Err()
 }
