@@ -343,8 +343,8 @@ type DetectTx interface {
 	// units apart too little to be worth it.
 	UnitCandidates(terms []Term, before int64, perTerm int) (hits [][]int64, df []int, err error)
 	// UnitsByPurpose lists the sequence numbers of the newest units before
-	// seq before whose intent.purpose is purpose, at most limit, newest
-	// first.
+	// seq before whose intent.purpose begins as purpose does (its first
+	// 200 characters, all the index keeps), at most limit, newest first.
 	UnitsByPurpose(purpose string, before int64, limit int) ([]int64, error)
 	// UnitsBySeq reads the units at seqs, in seqs' order, leaving out the
 	// numbers the field does not hold. Relations are not read.
@@ -374,9 +374,10 @@ type DetectTx interface {
 // unit that holds the prefix.
 type Term struct{ Prefix, Whole string }
 
-// CandidateCap is how far an engine counts the units that hold a word
-// before it lists them (UnitCandidates).
-const CandidateCap = 1000
+// CandidateCap is how many of the units that hold a word an engine whose
+// index hands them over in no order reads at most (UnitCandidates): a
+// word held by more is too common to tell units apart.
+const CandidateCap = 128
 
 // EachTx is the whole-field reads, each in the order the field keeps its
 // rows: for copying a field to another engine and proving the copy equal

@@ -25,9 +25,12 @@ func purposeKey(purpose string) string {
 // Statements of detection.
 var (
 	// UnitsByPurposeSQL reads units_purpose (the purpose's first
-	// PurposeKey characters, then seq) backwards from before.
+	// PurposeKey characters, then seq) backwards from before, and nothing
+	// else: two purposes that begin with the same 200 characters are one
+	// purpose here. (With the whole purpose compared too, PostgreSQL read
+	// every unit of a common purpose to sort them: 20 ms for 3,000.)
 	UnitsByPurposeSQL = `SELECT seq FROM units
-	WHERE ` + purposeKey("intent_purpose") + ` = ` + purposeKey("$1") + ` AND intent_purpose = $1 AND seq < $2
+	WHERE ` + purposeKey("intent_purpose") + ` = ` + purposeKey("$1") + ` AND seq < $2
 	ORDER BY seq DESC LIMIT $3`
 	unitsAfterSQL = `SELECT seq, ` + UnitCols + ` FROM units WHERE seq > $1 AND epoch > $2 ORDER BY seq LIMIT $3`
 	dismissSQL    = `INSERT INTO detect_dismissed (unit_a, unit_b, dismissed_by, dismissed_at, conflict_id)
@@ -42,7 +45,8 @@ var (
 )
 
 // UnitsByPurpose lists the sequence numbers of the newest units before
-// seq before whose purpose is purpose, at most limit, newest first.
+// seq before whose purpose begins as purpose does (its first PurposeKey
+// characters), at most limit, newest first.
 func (t *Tx) UnitsByPurpose(purpose string, before int64, limit int) ([]int64, error) {
 	return Collect(t.E, UnitsByPurposeSQL, []any{purpose, before, limit}, int64Of)
 }
