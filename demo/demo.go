@@ -119,7 +119,7 @@ func Populate(ctx context.Context, svc *review.Service) error {
 	clock := &storyClock{base: base, ahead: -Prelude}
 	svc.WithClock(clock.now)
 	defer svc.WithClock(base)
-	f := newField(svc, !reflect.DeepEqual(p, Policy()))
+	f := newField(svc, !reflect.DeepEqual(p, Policy()), p.DetectionSensitivity == Policy().DetectionSensitivity)
 	f.clock = clock
 	for _, scene := range story() {
 		for _, a := range scene {
@@ -159,5 +159,6 @@ func story() [][]act {
 		settledMeaning(),                                        // pending_vote, no ballots
 		chargebackRate(),                                        // detected
 		penTestTiming(),                                         // detected
+		noticedByTheField(),                                     // detected by the field: nobody said so
 	}
 }

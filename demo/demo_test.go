@@ -332,6 +332,7 @@ func TestPopulateFollowsAnotherPolicyInsteadOfFailing(t *testing.T) {
 		"quorum 2, tie stays": func(p *model.Policy) { p.Quorum, p.Tie = 2, model.TieStay },
 		"level 2":             func(p *model.Policy) { p.Level = 2 },
 		"level 1":             func(p *model.Policy) { p.Level = 1 },
+		"detection off":       func(p *model.Policy) { p.DetectionSensitivity = model.SensitivityOff },
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := demo.Policy()
@@ -347,8 +348,12 @@ func TestPopulateFollowsAnotherPolicyInsteadOfFailing(t *testing.T) {
 				t.Fatalf("Populate: %v", err)
 			}
 			all := conflicts(t, ctx, svc)
-			if len(all) != 18 {
-				t.Fatalf("%d conflicts, want the demo's 18", len(all))
+			want := 18 + 3 // declared, and detected by the field
+			if !p.DetectionSensitivity.On() {
+				want = 18
+			}
+			if len(all) != want {
+				t.Fatalf("%d conflicts, want the demo's %d", len(all), want)
 			}
 			for _, c := range all {
 				d := detail(t, ctx, svc, c.ID)
@@ -522,5 +527,32 @@ func TestTheDemosDecisionsTakeHumanTimes(t *testing.T) {
 		if d.Dimension == "person" && d.Key != demo.Operator {
 			t.Errorf("by person lists %s, who is not one of the demo's people who decided", d.Key)
 		}
+	}
+}
+
+// The field finds three contradictions nobody declared as the story is
+// recorded — a quantity, opposite terms and a change — each an ordinary
+// conflict that says why.
+func TestTheFieldDetectsWhatNobodyDeclared(t *testing.T) {
+	ctx, _, svc := populated(t)
+	seen := map[model.DetectSignal]int{}
+	for _, c := range conflicts(t, ctx, svc, model.StatusDetected) {
+		d := detail(t, ctx, svc, c.ID)
+		det := d.Conflict.Detection
+		if det == nil {
+			continue
+		}
+		seen[det.Signal]++
+		if det.Sensitivity != model.SensitivityMedium || det.PhraseA.Text == "" || det.PhraseB.Text == "" ||
+			d.A.Unit.Content[det.PhraseA.Start:det.PhraseA.End] != det.PhraseA.Text ||
+			d.B.Unit.Content[det.PhraseB.Start:det.PhraseB.End] != det.PhraseB.Text {
+			t.Errorf("%s: detection %+v does not point into its units", c.ID, det)
+		}
+		if d.Conflict.DetectedBy != model.DetectedLogical && d.Conflict.DetectedBy != model.DetectedSemantic {
+			t.Errorf("%s detected by %s", c.ID, d.Conflict.DetectedBy)
+		}
+	}
+	if seen[model.SignalQuantity] != 1 || seen[model.SignalOpposites] != 1 || seen[model.SignalTemporal] != 1 {
+		t.Errorf("detected conflicts by signal: %v; want one quantity, one opposites, one temporal", seen)
 	}
 }

@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"arbiter/model"
@@ -26,10 +27,14 @@ type field struct {
 	// that policy refuses is then left out (a decision becomes an
 	// escalation where one is still possible) instead of failing.
 	adapt bool
+	// detects is set when the field's policy detects at the demo's level:
+	// the contradictions the story expects the field to find must be
+	// found.
+	detects bool
 }
 
-func newField(svc *review.Service, adapt bool) *field {
-	return &field{svc: svc, units: map[string]string{}, conflicts: map[string]string{}, adapt: adapt}
+func newField(svc *review.Service, adapt, detects bool) *field {
+	return &field{svc: svc, units: map[string]string{}, conflicts: map[string]string{}, adapt: adapt, detects: detects}
 }
 
 // refusedByPolicy reports whether err is the field refusing a step of the
@@ -86,6 +91,9 @@ type unit struct {
 	Contradicts string
 	Conflict    model.ConflictType
 	Why         string
+	// Detects are the earlier units, by key, the field finds this one
+	// contradicts though it does not say so (docs/detection.md).
+	Detects []string
 }
 
 func (u unit) do(ctx context.Context, f *field) error {
@@ -137,13 +145,51 @@ func (u unit) do(ctx context.Context, f *field) error {
 		return fmt.Errorf("record %s by %s: %w", u.Key, u.By, err)
 	}
 	f.units[u.Key] = res.UnitID
-	if u.Contradicts != "" {
-		if len(res.Conflicts) != 1 {
-			return fmt.Errorf("record %s: expected one conflict, got %d", u.Key, len(res.Conflicts))
+	return f.opened(u, res.Conflicts)
+}
+
+// opened checks the conflicts recording u opened against the story: one
+// for its contradicts relation, and one detected against each unit of
+// Detects, no other (where the field's policy detects at all). Later acts
+// name the declared conflict by u's key, a detected one by u's key, "~"
+// and the key of the unit it contradicts.
+func (f *field) opened(u unit, cs []model.Conflict) error {
+	keyOf := map[string]string{}
+	for k, id := range f.units {
+		keyOf[id] = k
+	}
+	var declared int
+	for _, c := range cs {
+		if c.Detection == nil {
+			declared++
+			f.conflicts[u.Key] = c.ID
+			continue
 		}
-		f.conflicts[u.Key] = res.Conflicts[0].ID
+		other := keyOf[c.UnitA]
+		if !slices.Contains(u.Detects, other) {
+			return fmt.Errorf("record %s: the field detected that it contradicts %s (%s), which the story does not expect",
+				u.Key, other, c.Detection.Reason())
+		}
+		f.conflicts[u.Key+"~"+other] = c.ID
+	}
+	if want := boolInt(u.Contradicts != ""); declared != want {
+		return fmt.Errorf("record %s: %d conflicts declared, want %d", u.Key, declared, want)
+	}
+	if f.detects {
+		for _, k := range u.Detects {
+			if _, ok := f.conflicts[u.Key+"~"+k]; !ok {
+				return fmt.Errorf("record %s: the field did not detect that it contradicts %s", u.Key, k)
+			}
+		}
 	}
 	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // decide is a MERGE on the conflict opened by unit key Conflict. Winner

@@ -280,7 +280,7 @@ func idemKey(r CaptureRequest) string {
 }
 ´´´
 
-The window is one **second**, not one millisecond. In shadow it produced **3 double captures**
+A key lives for one **second**, not one millisecond. In shadow it produced **3 double captures**
 (€1,412.60 in total) that Quarry did not make. At Black Friday volume, expect a few hundred a day.
 
 This has to ship before cohort 0 takes real money — ahead of the dashboard.`},

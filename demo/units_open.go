@@ -36,6 +36,40 @@ func penTestTiming() []act {
 			Score: 0.8, Reasoning: "A test of the dual-write topology says little about the one we will run.",
 			Contradicts: "pentest-42", Conflict: model.ConflictPriority,
 			Why:     "Pen test in week 42 (the only slot offered) or after the read switch in week 43 (the topology we will actually run)?",
-			Content: "The pen test must run **after the read switch** (week 43 or later): in week 42 it would test a dual-write topology that exists for two weeks and miss the read path merchants will use."},
+			Content: "The pen test must run **after the read switch** (week 43 or later): in week 42 it would test a dual-write topology that exists only until the switch and miss the read path merchants will use."},
+	}
+}
+
+// noticedByTheField: three contradictions nobody declared, which the field
+// detects as they are recorded (the policy's detection_sensitivity):
+// two settlement batch intervals, shadow reads said enabled and disabled,
+// and an alerting change that makes an earlier unit no longer true.
+func noticedByTheField() []act {
+	return []act{
+		unit{Key: "batch-15", By: sre, Type: model.TypeObservation,
+			Purpose: "Document Keel's settlement batches", Task: "KEEL-190",
+			Score: 0.8, Reasoning: "Read off the scheduler's config in production.",
+			Content: "Keel's settlement batch runs every **15 minutes**, each batch closing the captures of the interval before."},
+		unit{Key: "shadow-on", By: planner, Type: model.TypeObservation,
+			Purpose: "Track the shadow read rollout", Task: "KEEL-165",
+			Score: 0.7, Reasoning: "The rollout checklist was signed off on Monday.",
+			Content: "Shadow reads from the new ledger are **enabled** for all EU merchants since Monday."},
+		unit{Key: "alerts-pd", By: sre, Type: model.TypeObservation,
+			Purpose: "Document Keel's on-call setup", Task: "KEEL-190",
+			Score: 0.85, Reasoning: "From the on-call runbook.",
+			Content: "Alerting for Keel goes through **PagerDuty**, to the payments rotation."},
+
+		unit{Key: "batch-60", By: dataEng, Type: model.TypeObservation, Detects: []string{"batch-15"},
+			Purpose: "Document Keel's settlement batches", Task: "KEEL-190",
+			Score: 0.7, Reasoning: "From the batch job's logs over the last day.",
+			Content: "Keel's settlement batch runs every **60 minutes**; the payout files follow each batch."},
+		unit{Key: "shadow-off", By: sre, Type: model.TypeObservation, Detects: []string{"shadow-on"},
+			Purpose: "Track the shadow read rollout", Task: "KEEL-165",
+			Score: 0.75, Reasoning: "The flag's state in the EU cluster this morning.",
+			Content: "Shadow reads from the new ledger are **disabled** for EU merchants until the replica lag is fixed."},
+		unit{Key: "alerts-og", By: planner, Type: model.TypeDecision, Detects: []string{"alerts-pd"},
+			Purpose: "Document Keel's on-call setup", Task: "KEEL-190",
+			Score: 0.8, Reasoning: "Decided at the platform sync.",
+			Content: "Keel's alerting moved from PagerDuty to **Opsgenie** last sprint."},
 	}
 }

@@ -71,7 +71,7 @@ func latencyMixUp() []act {
 			Purpose: "Track the Phase 1 latency gate during shadow", Task: "KEEL-90",
 			Score: 0.85, Reasoning: "Seven days of shadow traffic, server-side histograms.",
 			Evidence: []string{"Prometheus: keel_http_request_duration_seconds{route=\"/v2/authorize\"}"},
-			Content:  "Shadow p99 for ´POST /v2/authorize´ over the last 7 days: **180 ms**."},
+			Content:  "Shadow p99 for ´POST /v2/authorize´ over the past week: **180 ms**."},
 
 		unit{Key: "p99-capture", By: researcher, Type: model.TypeFinding,
 			Purpose: "Check the API latency the merchants will see", Task: "KEEL-90",

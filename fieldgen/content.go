@@ -1,6 +1,7 @@
 package fieldgen
 
 import (
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -34,7 +35,7 @@ var topics = []string{
 	"the risk model retraining cadence", "the archive tier for old ledgers", "the GC pause budget",
 	"the Kafka partition count", "the connection pool size", "the load test traffic mix",
 	"the feature flag cleanup", "the penetration test window", "the audit log schema",
-	"the backfill of historical payouts", "the shard key of the ledger", "the 3-D Secure fallback",
+	"the backfill of historical payouts", "the shard key of the ledger", "the card authentication fallback",
 }
 
 var subjects = []string{
@@ -44,9 +45,12 @@ var subjects = []string{
 	"The FX cache", "The dispute service", "The partner gateway", "The archive job", "The backfill",
 }
 
+// verbs say what a subject does; none is the opposite of another, so
+// that units about one subject do not contradict each other by their
+// verbs alone (detection would find that: docs/detection.md).
 var verbs = []string{
-	"keeps", "drops", "retries", "doubles", "halves", "exceeds", "stays under", "times out on",
-	"reorders", "deduplicates", "batches", "throttles", "logs", "rejects", "accepts", "replays",
+	"keeps", "samples", "retries", "buffers", "indexes", "audits", "tags", "times out on",
+	"reorders", "deduplicates", "batches", "throttles", "logs", "traces", "counts", "replays",
 }
 
 var objects = []string{
@@ -56,12 +60,14 @@ var objects = []string{
 	"retry storms", "the audit trail", "orphaned ledger rows", "currency rounding errors",
 }
 
+// clauses say when; they hold no number, so that the only values units
+// state are the measures below.
 var clauses = []string{
 	"when the acquirer answers after the timeout", "during the dual-write phase", "under holiday peak load",
-	"after the read switch", "if the replica lags more than two seconds", "for merchants on the legacy plan",
-	"on the first day of the month", "while the backfill runs", "in the EU region only",
-	"once the canary share passes 20 %", "before the freeze", "with the current pool size",
-	"since the last deploy", "according to last week's load test", "in 3 of the 14 runs we traced",
+	"after the read switch", "if the replica lags behind the primary", "for merchants on the legacy plan",
+	"when the month closes", "while the backfill runs", "in the EU region only",
+	"once the canary takes its share of traffic", "before the freeze", "with the current pool size",
+	"since the deploy on Tuesday", "according to last week's load test", "in some of the runs we traced",
 }
 
 var hedges = []string{
@@ -154,9 +160,38 @@ func (t *text) sentenceAbout(topic string) {
 	default:
 		t.b.WriteString(s)
 	}
-	t.b.WriteString(" " + pick(r, verbs) + " **" + pick(r, objects) + "** " + pick(r, clauses))
-	t.b.WriteString(" (" + strconv.Itoa(1+r.IntN(900)) + " " + pick(r, []string{"ms", "%", "req/s", "rows", "events", "min"}) + "). ")
+	verb, object, clause := pick(r, verbs), pick(r, objects), pick(r, clauses)
+	t.b.WriteString(" " + verb + " **" + object + "** " + clause)
+	draw := r.IntN(900)
+	unit := pick(r, []string{"ms", "%", "req/s", "rows", "events", "retries"}) // one of each kind of measure
+	t.b.WriteString(" (" + strconv.Itoa(measured(draw, unit)) + " " + unit + "). ")
 	t.b.WriteString(pick(r, hedges))
+}
+
+// tableBefore and tableAfter are the sizes every table states.
+const tableBefore, tableAfter = 512, 512
+
+// outlierEvery is how rarely a measure a unit states disagrees with what
+// the other units say of the same thing: a team's field holds a few
+// contradictions nobody declared, not one in every unit.
+const outlierEvery = 300
+
+// measured is the value units state of what the words name: the same in
+// every unit, but for one draw in outlierEvery, which states another
+// (draw is the unit's random draw, 0 to 899). Units measure different
+// things with one unit of measure, and the detector cannot always tell
+// them apart: one value each keeps their disagreements to the outliers.
+func measured(draw int, words ...string) int {
+	h := fnv.New32a()
+	for _, w := range words {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	v := 1 + int(h.Sum32()%900)
+	if draw%outlierEvery == 0 {
+		v = v*3 + 7
+	}
+	return v
 }
 
 func (t *text) sentence() {
@@ -210,9 +245,14 @@ func (t *text) table(left int) {
 	}
 	t.b.WriteString("| " + pick(r, words) + " | before | after | change |\n|---|---:|---:|---:|")
 	for range rows {
-		a, b := 1+r.IntN(999), 1+r.IntN(999)
-		t.b.WriteString("\n| " + pick(r, objects) + " | " + strconv.Itoa(a) + " | " + strconv.Itoa(b) + " | " +
-			strconv.FormatFloat(float64(b-a)*100/float64(a), 'f', 1, 64) + " % |")
+		// The draws of the values tables held when every unit's were its
+		// own: a table now states what every table states (one size, in a
+		// unit no sentence uses), so tables do not contradict each other.
+		r.IntN(999)
+		r.IntN(999)
+		a, b := tableBefore, tableAfter
+		t.b.WriteString("\n| " + pick(r, objects) + " | " + strconv.Itoa(a) + " KB | " + strconv.Itoa(b) + " KB | " +
+			strconv.FormatFloat(float64(b)/float64(a), 'f', 1, 64) + "x |")
 	}
 }
 

@@ -105,6 +105,9 @@ type Conflict struct {
 	// that still contradicts the other unit.
 	ReworkOf   string      `json:"rework_of,omitempty"`
 	Resolution *Resolution `json:"resolution,omitempty"`
+	// Detection is why the field found the contradiction itself, when
+	// nobody declared it (arbiter's; nil for a contradicts relation).
+	Detection *Detection `json:"detection,omitempty"`
 }
 
 // Other returns the unit of the pair that is not id, and whether id belongs

@@ -60,6 +60,10 @@ type Policy struct {
 	// why; an arbiter field refuses none, another program's memory file
 	// (through an adapter) may refuse several.
 	Refused map[Strategy]string `json:"refused,omitempty"`
+	// DetectionSensitivity is how readily RECORD finds the contradictions
+	// nobody declared (docs/detection.md): off in a field made before
+	// detection existed, medium in a new one.
+	DetectionSensitivity Sensitivity `json:"detection_sensitivity"`
 }
 
 // DefaultPolicy is what `arbiter init` writes unless told otherwise.
@@ -73,6 +77,9 @@ func DefaultPolicy() Policy {
 		Recusal:           true,
 		Owners:            map[ConflictType]string{},
 		VoteMinBallots:    1,
+		// A new field looks for the contradictions its agents do not
+		// declare; one made before keeps off (the migration's default).
+		DetectionSensitivity: SensitivityMedium,
 	}
 }
 

@@ -85,6 +85,9 @@ func checkPolicy(p model.Policy) error {
 	case p.VoterMinAuthority < 0 || p.VoterMinAuthority > 10:
 		return fmt.Errorf("voter min authority %d: use 0 to 10", p.VoterMinAuthority)
 	}
+	if _, err := model.ParseSensitivity(string(p.DetectionSensitivity.Or())); err != nil {
+		return err
+	}
 	return p.CheckEscalation()
 }
 
@@ -126,6 +129,7 @@ func PolicyChanges(before, after model.Policy) []string {
 	add("escalation timeout", durationOrNone(before.EscalationTimeout), durationOrNone(after.EscalationTimeout))
 	add("escalation fallback", string(before.EscalationFallback), string(after.EscalationFallback))
 	add("vote min ballots", before.VoteMinBallots, after.VoteMinBallots)
+	add("detection sensitivity", string(before.DetectionSensitivity.Or()), string(after.DetectionSensitivity.Or()))
 	return out
 }
 

@@ -241,6 +241,11 @@ func (o *outcome) resolve(strategy model.Strategy, winner string) {
 	c.Resolution = &model.Resolution{Strategy: strategy, Rationale: o.rationale, ResolvedBy: o.by,
 		EpochResolved: o.epoch, ResolvedAt: o.now}
 	what := "dismissed as not a real conflict; both units stand"
+	if winner == "" && strategy == model.Dismiss && o.err == nil {
+		// Whoever dismisses a conflict says its units do not contradict
+		// each other: detection never opens one between them again.
+		o.err = o.tx.DetectDismiss(model.Dismissed{UnitA: c.UnitA, UnitB: c.UnitB, By: o.by, At: o.now, ConflictID: c.ID})
+	}
 	if winner != "" {
 		loser, _ := c.Other(winner)
 		c.Resolution.WinnerID = &winner

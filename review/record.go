@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/detect"
 	"arbiter/model"
 	"arbiter/store"
 )
@@ -13,14 +14,21 @@ import (
 // Record adds a memory unit recorded by callerID (RECORD). Each
 // contradicts relation opens a conflict (detected_by explicit) between
 // the target, as unit A, and the new unit, as unit B; both become
-// contested.
+// contested. Where the field's policy detects contradictions, a committed
+// unit is compared with the earlier units most likely to be about the
+// same thing, before the write lock is taken, and each contradiction
+// found opens a conflict too, in the same write (detectfind.go).
 func (s *Service) Record(ctx context.Context, callerID string, req model.RecordRequest) (model.RecordResult, error) {
 	const op = model.OpRecord
 	var res model.RecordResult
 	if err := validateRecord(&req); err != nil {
 		return res, err
 	}
-	err := s.write(ctx, op, func(tx store.Tx) error {
+	detected, err := s.detectForRecord(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	err = s.write(ctx, op, func(tx store.Tx) error {
 		now := s.now() // under the write lock, so times follow epochs
 		a, err := caller(tx, op, callerID)
 		if err != nil {
@@ -93,9 +101,47 @@ func (s *Service) Record(ctx context.Context, callerID string, req model.RecordR
 				return err
 			}
 		}
-		return nil
+		for i := range detected {
+			detected[i].later = res.UnitID
+		}
+		opened, err := openFindings(tx, a, detected, epoch, now)
+		res.Conflicts = append(res.Conflicts, opened...)
+		return err
 	})
 	return res, err
+}
+
+// detectForRecord compares the unit req records with the field's units,
+// as the policy's detection_sensitivity says, in a read of its own: the
+// findings, whose later unit is the one to be recorded. A draft is not
+// compared, nor a unit with the units it declares it contradicts or
+// supersedes.
+func (s *Service) detectForRecord(ctx context.Context, req model.RecordRequest) ([]found, error) {
+	if req.Mode != model.ModeCommitted {
+		return nil, nil
+	}
+	declared := map[string]bool{}
+	for _, r := range req.Relations {
+		if r.Type == model.RelContradicts || r.Type == model.RelSupersedes {
+			declared[r.TargetID] = true
+		}
+	}
+	var out []found
+	err := s.st.Read(ctx, func(tx store.Tx) error {
+		p, err := tx.Policy()
+		if err != nil || !p.DetectionSensitivity.On() {
+			return err
+		}
+		next, err := tx.UnitSeqNext()
+		if err != nil {
+			return err
+		}
+		f := newFinder(p.DetectionSensitivity, s.cache)
+		t := detect.Analyse(detect.Input{Content: req.Content, Purpose: req.Intent.Purpose, Type: req.Type})
+		out, err = f.against(tx, "", t, req.Intent.Purpose, next, next-1, func(id string) bool { return declared[id] })
+		return err
+	})
+	return out, err
 }
 
 // CheckRecord applies RECORD's rules for the request itself to req (mode,

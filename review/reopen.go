@@ -169,6 +169,10 @@ func (s *Service) reopen(tx store.Tx, d decision, u undo, rationale string) (mod
 	if u.retract != nil && o.err == nil {
 		o.err = tx.UnitSetStatus(*u.retract, model.UnitRetracted)
 	}
+	if undone.Strategy == model.Dismiss && o.err == nil {
+		// Taken back, "not a contradiction" is no longer said of the pair.
+		o.err = tx.DetectUndismiss(c.UnitA, c.UnitB)
+	}
 	for _, id := range []string{c.UnitA, c.UnitB} {
 		if o.err == nil {
 			o.err = contest(tx, id)

@@ -7,8 +7,10 @@ package review
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
+	"arbiter/internal/detect"
 	"arbiter/internal/suggest"
 	"arbiter/model"
 	"arbiter/store"
@@ -22,6 +24,12 @@ type Service struct {
 	decisionsOut string
 	// sweeper is the agent a sweep acts for ("" for the session itself).
 	sweeper string
+	// cache keeps the units detection has read (nil: read each time).
+	cache *detect.Cache
+	// scanMu lets one scan run at a time; run is the scan kept for the
+	// next call (detectscan.go), under runMu.
+	scanMu, runMu sync.Mutex
+	run           *scanRun
 }
 
 // New returns the rules over st.
@@ -38,6 +46,14 @@ func (s *Service) WithClock(now func() time.Time) *Service {
 // Clock is the clock the service stamps times with (WithClock's, or
 // the wall clock).
 func (s *Service) Clock() func() time.Time { return s.now }
+
+// WithDetectCache makes detection keep the units it reads, up to budget
+// bytes, for a process that lives long (arbiter serve, arbiter mcp): a
+// unit compared again is only compared.
+func (s *Service) WithDetectCache(budget int64) *Service {
+	s.cache = detect.NewCache(budget)
+	return s
+}
 
 // WithSweeper makes sweeps act for agent id, as the field checks who acts
 // where it does (PostgreSQL: what a deadline executes is taken from a

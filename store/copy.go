@@ -12,7 +12,8 @@ import (
 // at and their database roles), units with their relations, conflicts,
 // ballots, notifications and events, each with its id and sequence
 // number, what it knows of forks (its identity, its links, the
-// provenance of what joins brought), and the clock. It reads from in one
+// provenance of what joins brought), what detection keeps (the pairs
+// said not to contradict, where the scan stands), and the clock. It reads from in one
 // read transaction and writes to in one write transaction, so a live
 // from is copied as it stood at one moment, and to holds all of it or
 // nothing.
@@ -130,6 +131,9 @@ func copyInto(src, dst Tx, rows func(int64)) error {
 	if err := copyForks(src, dst); err != nil {
 		return err
 	}
+	if err := copyDetection(src, dst); err != nil {
+		return err
+	}
 	epoch, err := src.Epoch()
 	if err != nil || epoch == 0 {
 		return err
@@ -139,6 +143,22 @@ func copyInto(src, dst Tx, rows func(int64)) error {
 		err = fmt.Errorf("the copy's clock stands at %d, not %d", got, epoch)
 	}
 	return err
+}
+
+// copyDetection copies the pairs people said are not a contradiction and
+// where the field's scan stands.
+func copyDetection(src, dst Tx) error {
+	if err := src.DetectDismissedEach(dst.DetectDismiss); err != nil {
+		return err
+	}
+	scan, err := src.DetectScan()
+	switch {
+	case err == ErrNotFound:
+		return nil
+	case err != nil:
+		return err
+	}
+	return dst.DetectScanSave(scan)
 }
 
 // copyForks copies what the field knows of forks: its identity, the

@@ -55,7 +55,7 @@ func Digest(tx Tx) (Summary, error) {
 	}
 	d.line("policy", p.Level, p.Quorum, p.Tie, p.VoterMinAuthority, nonNil(p.VoterRoles), sortedMap(p.AuthorityRoles),
 		p.Recusal, p.OperatorOverride, sortedMap(p.Owners), p.OwnersDecide, p.EscalationTimeout.Milliseconds(),
-		p.EscalationFallback, max(1, p.VoteMinBallots))
+		p.EscalationFallback, max(1, p.VoteMinBallots), p.DetectionSensitivity.Or())
 	err = tx.AgentEach(func(a model.Agent, epoch int64) error {
 		s.Agents++
 		d.line("agent", a.ID, a.Role, a.Kind, a.Authority, a.Status, micros(a.RegisteredAt), epoch, a.DBRole)
@@ -82,7 +82,14 @@ func Digest(tx Tx) (Summary, error) {
 		s.Conflicts++
 		d.line("conflict", seq, c.ID, c.Type, c.Status, c.UnitA, c.UnitB, c.Description, c.DetectedBy,
 			micros(c.DetectedAt), c.Epoch, c.Version, step(c.Escalation), step(c.VoteOpened), step(c.Rework),
-			resolution(c.Resolution), route(c.Route), c.Proposal, c.ReworkOf)
+			resolution(c.Resolution), route(c.Route), c.Proposal, c.ReworkOf, c.Detection)
+		return nil
+	})
+	if err != nil {
+		return s, err
+	}
+	err = tx.DetectDismissedEach(func(p model.Dismissed) error {
+		d.line("dismissed", p.UnitA, p.UnitB, p.By, micros(p.At), p.ConflictID)
 		return nil
 	})
 	if err != nil {

@@ -104,6 +104,7 @@ type Tx interface {
 	HeldTx
 	ForkTx
 	EachTx
+	DetectTx
 	// Personal is what the field keeps for each person at the screen
 	// (personal.go).
 	Personal
@@ -351,6 +352,58 @@ type ForkTx interface {
 	// (what a fork added since it was forked), read through an index.
 	UnitEachSince(epoch int64, fn func(seq int64, u model.Unit) error) error
 }
+
+// DetectTx is what finding the contradictions nobody declared reads and
+// keeps (docs/detection.md): the units a new one is compared with, found
+// through the engine's word index; the pairs people said are not
+// contradictions; where the field's scan stands.
+type DetectTx interface {
+	// UnitCandidates asks the word index, for each of terms, for the
+	// sequence numbers of the newest units before seq before that hold
+	// it, at most perTerm, newest first (hits); and how many units hold
+	// it (df): exactly when fewer than perTerm do, else at least perTerm,
+	// an engine's count or estimate. An engine that cannot list the
+	// newest units of a word without reading all that hold it
+	// (PostgreSQL's GIN) gives a word held by CandidateCap units or more
+	// no hits, and a df of at least CandidateCap: so common a word tells
+	// units apart too little to be worth it.
+	UnitCandidates(terms []Term, before int64, perTerm int) (hits [][]int64, df []int, err error)
+	// UnitsByPurpose lists the sequence numbers of the newest units before
+	// seq before whose intent.purpose begins as purpose does (its first
+	// 200 characters, all the index keeps), at most limit, newest first.
+	UnitsByPurpose(purpose string, before int64, limit int) ([]int64, error)
+	// UnitsBySeq reads the units at seqs, in seqs' order, leaving out the
+	// numbers the field does not hold. Relations are not read.
+	UnitsBySeq(seqs []int64) ([]model.UnitHit, error)
+	// UnitsAfter reads at most limit units after seq after that were
+	// recorded after epoch since, by sequence number: a scan's next
+	// batch. Relations are not read.
+	UnitsAfter(after, since int64, limit int) ([]model.UnitHit, error)
+	// DetectDismiss keeps d's pair (model.Pair's order) as not a
+	// contradiction, replacing what was kept of it; DetectDismissed
+	// reports whether units a and b, in either order, are kept so;
+	// DetectUndismiss forgets the pair. DetectDismissedEach yields every
+	// pair, by pair.
+	DetectDismiss(d model.Dismissed) error
+	DetectDismissed(a, b string) (bool, error)
+	DetectUndismiss(a, b string) error
+	DetectDismissedEach(fn func(model.Dismissed) error) error
+	// DetectScan is where the field's scan stands (its Total is not
+	// kept); ErrNotFound before the first. DetectScanSave replaces it.
+	DetectScan() (model.ScanState, error)
+	DetectScanSave(s model.ScanState) error
+}
+
+// Term is a word UnitCandidates looks units up by: the beginning of a
+// folded word, which its other forms share (Prefix), and the word as the
+// unit writes it (Whole), for an index whose prefix search reads every
+// unit that holds the prefix.
+type Term struct{ Prefix, Whole string }
+
+// CandidateCap is how many of the units that hold a word an engine whose
+// index hands them over in no order reads at most (UnitCandidates): a
+// word held by more is too common to tell units apart.
+const CandidateCap = 128
 
 // EachTx is the whole-field reads, each in the order the field keeps its
 // rows: for copying a field to another engine and proving the copy equal

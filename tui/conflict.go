@@ -64,6 +64,9 @@ func newConflictView(c *openConflict) conflictView { return conflictView{openCon
 // headerLines is how many lines the conflict's own header takes.
 func (v conflictView) headerLines() int {
 	n := 3 + highwayLines(v.detail.Conflict)
+	if v.detail.Conflict.Detection != nil {
+		n++
+	}
 	if v.voteShown() {
 		n += 1 + min(3, len(v.detail.Ballots))
 	}
@@ -490,8 +493,13 @@ func (v conflictView) headerLinesOf(st Styles, k keymap.Map, who onlooker, ballo
 		st.Title.Render(safetext.Line(c.ID)) + "  " + string(c.Type) + " conflict · " + status +
 			st.Muted.Render(fmt.Sprintf(" · version %d · detected %s", c.Version, c.DetectedBy)) + escalationNote(st, c),
 		lineOf(c.Description),
-		v.rulesLine(st),
 	}
+	if d := c.Detection; d != nil {
+		// Why the field found it, nobody having declared it.
+		lines = append(lines, st.Muted.Render("Detected by the field: ")+lineOf(d.Summary())+
+			st.Muted.Render(" · A ")+lineOf(model.Quoted(d.PhraseA.Text))+st.Muted.Render(" · B ")+lineOf(model.Quoted(d.PhraseB.Text)))
+	}
+	lines = append(lines, v.rulesLine(st))
 	if j, ok := model.JoinOf(v.detail.Events); ok {
 		lines = append(lines, st.Muted.Render("Joined: "+safetext.Line(model.JoinLine(j))))
 	}

@@ -230,10 +230,7 @@ func TestDismissAndEscalateFromTheScreen(t *testing.T) {
 	s.waitFor("conflict-008")
 	s.keys("a")
 	s.waitFor("showing all statuses", "conflict-018")
-	s.keys("G")
-	s.waitFor("▸ conflict-018")
-	s.keys("enter")
-	s.waitFor("conflict-018", "A mem-")
+	openByFilter(s, "conflict-018")
 	s.keys("d")
 	s.waitFor("Decide conflict-018")
 	for range 6 {

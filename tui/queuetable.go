@@ -61,11 +61,20 @@ func (c columns) row(st Styles, r model.ConflictSummary, flag rune, dim bool, vi
 	line := string(flag) + " " + cell(safetext.Line(r.ID), c.id-2) + cell(string(r.Type), c.typ) +
 		statusStyle.Render(cell(status, c.status)) + st.Muted.Render(cell(age(now, r.DetectedAt), c.age)) +
 		cell(agents, c.agents) + cell(tally, c.tally) + ownerCell(st, r, viewer, c.owner) + dueCell(st, r, now, c.due) +
-		st.Muted.Render(cell(lineOf(r.Description), c.desc))
+		st.Muted.Render(cell(detectedMark(r.Conflict)+lineOf(r.Description), c.desc))
 	if flag == ' ' && dim && !r.Route.RoutedTo(viewer) {
 		return st.Faint.Render(ansi.Strip(line))
 	}
 	return line
+}
+
+// detectedMark marks a conflict found by a rule or a reading of the
+// units (detection, an import's rule) rather than declared by an agent.
+func detectedMark(c model.Conflict) string {
+	if c.DetectedBy == model.DetectedExplicit || c.DetectedBy == "" {
+		return ""
+	}
+	return "◇ "
 }
 
 // ownerCell is who the row is routed to: "you" for the viewer.

@@ -111,7 +111,7 @@ func TestEveryRebindingMovesTheBindingEverywhereItActs(t *testing.T) {
 			{at: atQueue, does: reloading},
 		}},
 		{"stats", "@", []check{
-			{at: atQueue, does: showing("Open conflicts: 10")},
+			{at: atQueue, does: showing("Open conflicts: 13")},
 		}},
 		{"inbox", "@", []check{
 			{at: atQueue, shows: []string{"unread · %s"}, does: showing("newest first")},

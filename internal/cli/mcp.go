@@ -33,7 +33,7 @@ otherwise). stdout carries only the protocol; notices go to stderr. See
 docs/mcp.md.`,
 		Args: cobra.NoArgs,
 		RunE: a.fieldCommand(func(ctx context.Context, cfg config.Config, svc *review.Service, _ []string) error {
-			srv, err := mcpserver.New(ctx, svc, cfg.As, mcpserver.Options{Notices: a.stderr})
+			srv, err := mcpserver.New(ctx, svc.WithDetectCache(detectCacheBytes), cfg.As, mcpserver.Options{Notices: a.stderr})
 			if pe, ok := model.AsError(err); ok && pe.Code == model.CodeAgentNotRegistered {
 				// Exit 1, not 3: the server cannot start at all.
 				return fmt.Errorf("mcp: %q is not a registered agent of %s (register it with `arbiter register`)", cfg.As, field.Redact(cfg.DB))

@@ -17,13 +17,15 @@ import (
 )
 
 // escalationFlags are the policy's settings for escalations and
-// deadlines, as init and policy set take them.
+// deadlines, and how readily the field detects contradictions, as init and
+// policy set take them.
 type escalationFlags struct {
 	owners         []string
 	timeout        string
 	fallback       string
 	ownersDecide   bool
 	voteMinBallots int
+	sensitivity    string
 }
 
 func (f *escalationFlags) add(fl *pflag.FlagSet, removable bool) {
@@ -36,6 +38,7 @@ func (f *escalationFlags) add(fl *pflag.FlagSet, removable bool) {
 	fl.StringVar(&f.fallback, "escalation-fallback", "", "what executes at the deadline unless the escalation names its own: dismiss, rework, last_write_wins, confidence_weighted, evidence_count or escalate:ID (default none: it stays, overdue)")
 	fl.BoolVar(&f.ownersDecide, "owners-decide", false, "the person an escalation is routed to may decide it, whatever their authority")
 	fl.IntVar(&f.voteMinBallots, "vote-min-ballots", 1, "ballots a vote needs at its deadline for its majority to prevail")
+	fl.StringVar(&f.sensitivity, "detection-sensitivity", "", "how readily RECORD finds contradictions nobody declared: off, low, medium or high (a new field: medium; docs/detection.md)")
 }
 
 // apply sets on p the settings given on the command line (set says which).
@@ -85,6 +88,13 @@ func (f escalationFlags) apply(set func(string) bool, p *model.Policy) error {
 	}
 	if set("vote-min-ballots") {
 		p.VoteMinBallots = f.voteMinBallots
+	}
+	if set("detection-sensitivity") {
+		level, err := model.ParseSensitivity(f.sensitivity)
+		if err != nil {
+			return usageErrorf("--detection-sensitivity: %v", err)
+		}
+		p.DetectionSensitivity = level
 	}
 	if err := p.CheckEscalation(); err != nil {
 		return usageErrorf("%v", err)
@@ -141,9 +151,9 @@ func (a *app) policySetCmd() *cobra.Command {
 		asJSON bool
 	)
 	cmd := &cobra.Command{
-		Use:   "set [--owner TYPE=ID ...] [--escalation-timeout D] [--escalation-fallback F] [--owners-decide=BOOL] [--vote-min-ballots N]",
-		Short: "Change the field's routing of escalations and their deadlines (a human operator)",
-		Long: `Change the field's settings for escalations, as --as, a human operator:
+		Use:   "set [--owner TYPE=ID ...] [--escalation-timeout D] [--escalation-fallback F] [--owners-decide=BOOL] [--vote-min-ballots N] [--detection-sensitivity L]",
+		Short: "Change the field's routing of escalations, their deadlines and its detection (a human operator)",
+		Long: `Change the field's settings for escalations and detection, as --as, a human operator:
 
   --owner TYPE=ID            route escalations of TYPE conflicts to the person ID
                              (TYPE= routes them to any human operator again)
@@ -154,6 +164,10 @@ func (a *app) policySetCmd() *cobra.Command {
   --owners-decide=BOOL       the owner may decide what is routed to them
   --vote-min-ballots N       ballots a vote needs at its deadline for its
                              majority to prevail
+  --detection-sensitivity L  how readily RECORD finds the contradictions
+                             nobody declared: off, low, medium, high
+                             (docs/detection.md); units already recorded
+                             are compared by arbiter detect --mode scan
 
 Only the settings given change. An owner may be registered later; routing
 checks them when it uses them. The change is logged (a POLICY event with the
@@ -237,6 +251,7 @@ func printPolicy(w io.Writer, p model.Policy) {
 	fmt.Fprintf(w, "deadlines    %s\n", describeDeadlines(p))
 	fmt.Fprintf(w, "votes        quorum %d, tie %s; at a deadline a majority of at least %s prevails\n",
 		p.Quorum, p.Tie, plural(max(1, p.VoteMinBallots), "ballot", "ballots"))
+	fmt.Fprintf(w, "detection    %s\n", describeDetection(p.DetectionSensitivity))
 	if len(p.Refused) > 0 {
 		for s, why := range p.Refused {
 			fmt.Fprintf(w, "refuses      %s: %s\n", s, clean(why))
@@ -276,4 +291,13 @@ func describeDeadlines(p model.Policy) string {
 		return s + ", then stay, overdue (no fallback)"
 	}
 	return s + ", then " + clean(string(p.EscalationFallback))
+}
+
+// describeDetection is "medium: RECORD compares each new unit with the
+// units most likely about the same thing", or "off: …".
+func describeDetection(level model.Sensitivity) string {
+	if !level.On() {
+		return "off: only contradicts relations open conflicts (policy set --detection-sensitivity medium turns it on)"
+	}
+	return string(level) + ": RECORD compares each new unit with the units most likely about the same thing and opens the contradictions it finds"
 }

@@ -27,7 +27,8 @@ type progressReport struct {
 	bar      progress.Model
 	every    time.Duration
 	now      func() time.Time
-	any      bool // a line was shown
+	any      bool   // a line was shown
+	note     string // said after the count: "12 conflicts opened"
 }
 
 // newProgress reports to w (stderr) on label's work of total units.
@@ -68,6 +69,16 @@ func (p *progressReport) set(done, total int64) {
 	p.add(n)
 }
 
+// setNote makes the report say note after its count from now on.
+func (p *progressReport) setNote(note string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.note = note
+	p.mu.Unlock()
+}
+
 // finish shows the last line, if the report showed any: work done
 // before the first line was due says nothing.
 func (p *progressReport) finish() {
@@ -94,6 +105,9 @@ func (p *progressReport) line(done bool) string {
 		s += fmt.Sprintf("/%s %s (%d%%)", thousands(p.total), p.unit, min(100, p.done*100/p.total))
 	} else {
 		s += " " + p.unit
+	}
+	if p.note != "" {
+		s += " · " + p.note
 	}
 	s += fmt.Sprintf(" · %s %s/s", thousands(int64(rate)), p.unit)
 	switch {

@@ -72,7 +72,8 @@ func TestTheReadmeTourRuns(t *testing.T) {
 	for _, want := range []string{"recorded mem-001", "opened conflict-001", "opened conflict-002", "opened conflict-003",
 		"reopened conflict-001", "ana cast ballot on conflict-002", "resolved conflict-003", "built big.db",
 		"signing secret (shown once", "applied 1, already applied 0, refused 0", "appended 1 event to field.jsonl",
-		"joined site-b.db into team.db", "joined      from site-b.db as mem-007"} {
+		"joined site-b.db into team.db", "joined      from site-b.db as mem-009",
+		"opened conflict-004 (factual, version 1, detected: quantity", "resolved conflict-004"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the tour's output lacks %q", want)
 		}

@@ -57,8 +57,12 @@ Each contradicts relation opens a conflict. Unknown fields are refused.
 			}
 			fmt.Fprintf(a.stdout, "recorded %s at epoch %d\n", clean(res.UnitID), res.Epoch)
 			for _, c := range res.Conflicts {
-				fmt.Fprintf(a.stdout, "opened %s (%s, version %d): %s vs %s: %s\n", clean(c.ID), clean(string(c.Type)),
-					c.Version, clean(c.UnitA), clean(c.UnitB), clip(c.Description, 80))
+				how := ""
+				if d := c.Detection; d != nil {
+					how = fmt.Sprintf(", detected: %s %.2f", d.Signal, d.Score)
+				}
+				fmt.Fprintf(a.stdout, "opened %s (%s, version %d%s): %s vs %s: %s\n", clean(c.ID), clean(string(c.Type)),
+					c.Version, how, clean(c.UnitA), clean(c.UnitB), clip(c.Description, 80))
 			}
 			return nil
 		}),

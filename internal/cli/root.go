@@ -84,7 +84,7 @@ Exit codes: 0 success, 1 failure (e.g. the field cannot be opened),
 	root.AddCommand(a.importCmd(), a.exportCmd(), a.applyCmd(), a.copyCmd())
 	root.AddCommand(a.hooksCmd(), a.deliveriesCmd(), a.deliverCmd())
 	root.AddCommand(callerNeeded(a.mcpCmd()), a.serveCmd(), a.keysCmd(), a.tokensCmd())
-	root.AddCommand(a.genCmd(), a.statsCmd())
+	root.AddCommand(a.genCmd(), a.statsCmd(), a.detectCmd())
 	root.AddCommand(a.forkCmd(), a.joinCmd(), a.versionCmd())
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")

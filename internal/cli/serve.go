@@ -87,7 +87,7 @@ another site's is refused (403) unless --allow-origin names it.`,
 				open = openLine(sshAddr)
 			}
 			return a.withStore(cmd.Context(), cfg, func(ctx context.Context, st store.Field) error {
-				svc := review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As)
+				svc := review.New(st).WithDecisionsOut(cfg.DecisionsOut).WithSweeper(cfg.As).WithDetectCache(detectCacheBytes)
 				return serve.Run(ctx, svc, serve.Options{
 					SSHAddr: sshAddr, HTTPAddr: httpAddr, HostKey: hostKey,
 					Field: field.Redact(cfg.DB), Store: st, Open: open, Theme: cfg.Theme, Keys: cfg.Keys, Views: cfg.Views,

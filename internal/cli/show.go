@@ -73,6 +73,25 @@ status and confidence, its relations both ways and the conflicts it is in.
 	return cmd
 }
 
+// printDetection says why the field detected c, when it did: the signal,
+// its score and level, and the phrase of each unit; and, while it is
+// open, how to say it is not a contradiction.
+func printDetection(w io.Writer, c model.Conflict) {
+	d := c.Detection
+	if d == nil {
+		return
+	}
+	fmt.Fprintf(w, "why        %s\n", clean(d.Reason()))
+	fmt.Fprintf(w, "           A says %s\n", clip(quoteOf(d.PhraseA.Text), 200))
+	fmt.Fprintf(w, "           B says %s\n", clip(quoteOf(d.PhraseB.Text), 200))
+	if c.Status.Open() {
+		fmt.Fprintf(w, "           not a contradiction? `arbiter merge %s --strategy dismiss --rationale TEXT` says so, and the pair is not detected again\n",
+			shellQuote(clean(c.ID)))
+	}
+}
+
+func quoteOf(s string) string { return "“" + strings.Join(strings.Fields(s), " ") + "”" }
+
 // showUnit prints a unit, or says that the id is neither a conflict nor a
 // unit.
 func (a *app) showUnit(ctx context.Context, svc review.Desk, id string, asJSON bool) error {
@@ -131,6 +150,7 @@ func printDetail(w io.Writer, d model.ConflictDetail, now time.Time) {
 		fmt.Fprintf(w, "  %s\n", clean(model.JoinLine(j)))
 	}
 	fmt.Fprintf(w, "\ndetected   %s at epoch %d, %s\n", clean(string(c.DetectedBy)), c.Epoch, when(c.DetectedAt, now))
+	printDetection(w, c)
 	if anc := d.Ancestor; anc != nil {
 		fmt.Fprintf(w, "ancestor   %s: A %s, B %s (show --three-way compares them)\n", clean(anc.UnitID), lineage(anc.PathA), lineage(anc.PathB))
 	}

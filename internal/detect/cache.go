@@ -60,6 +60,18 @@ func (c *Cache) Text(key string, in Input) *Text {
 	return t
 }
 
+// Get returns the unit read under key, if the cache holds it.
+func (c *Cache) Get(key string) (*Text, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[key]
+	if !ok {
+		return nil, false
+	}
+	c.lru.MoveToFront(e)
+	return e.Value.(*cached).text, true
+}
+
 // Bytes is what the units the cache holds take, by Text's estimate.
 func (c *Cache) Bytes() int64 {
 	c.mu.Lock()

@@ -12,6 +12,11 @@ type Term struct {
 	// Word is a prefix of a folded word, as the engines' word search takes
 	// it ("autoscal" finds "autoscaling" and "autoscales").
 	Word string
+	// Whole is the word itself, folded, as the unit writes it (its longest
+	// part between marks): for an index whose search for a prefix costs
+	// reading every unit that holds it (SQLite's FTS5 without a prefix
+	// index of that length), asked for whole instead.
+	Whole string
 	// Purpose says the word comes from the unit's intent.purpose.
 	Purpose bool
 	h       uint32 // the stem it stands for
@@ -52,7 +57,7 @@ func (t *Text) Terms(n int) []Term {
 			return
 		}
 		seen[tk.h] = len(out)
-		out = append(out, Term{Word: prefixOf(tk), Purpose: purpose, h: tk.h, weight: w})
+		out = append(out, Term{Word: prefixOf(tk), Whole: longestPart(tk.w), Purpose: purpose, h: tk.h, weight: w})
 	}
 	for i, tk := range t.toks {
 		if !t.used[i] {
@@ -89,17 +94,22 @@ func prefixOf(tk tok) string {
 	if k >= 4 {
 		w = w[:k]
 	}
-	// the engines split words at marks: ask for the longest part
-	if strings.ContainsAny(w, "-._") {
-		best := ""
-		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '.' || r == '_' }) {
-			if len(p) > len(best) {
-				best = p
-			}
-		}
-		w = best
+	return longestPart(w)
+}
+
+// longestPart is the longest part of w between marks: the engines split
+// words at them.
+func longestPart(w string) string {
+	if !strings.ContainsAny(w, "-._") {
+		return w
 	}
-	return w
+	best := ""
+	for _, p := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '.' || r == '_' }) {
+		if len(p) > len(best) {
+			best = p
+		}
+	}
+	return best
 }
 
 // Rank orders the candidates a word index returned for t by the rare words

@@ -115,3 +115,11 @@ type searchInput struct {
 	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many units (default 20, at most 200)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page, to read on"`
 }
+
+// detectInput is an Akashik DETECT payload (model.DetectRequest).
+type detectInput struct {
+	Mode       model.DetectMode `json:"mode" jsonschema:"list, check or scan"`
+	Units      []string         `json:"units,omitempty" jsonschema:"check: the units to check, e.g. [\"mem-001\"]"`
+	SinceEpoch int64            `json:"since_epoch,omitempty" jsonschema:"scan: only the units recorded after this epoch"`
+	Limit      int              `json:"limit,omitempty" jsonschema:"scan: at most this many units this call (default and most 10000)"`
+}

@@ -68,6 +68,7 @@ func inputSchema[In any]() (*jsonschema.Schema, error) {
 		reflect.TypeFor[model.ConflictType](): enum(model.ConflictTypes),
 		reflect.TypeFor[model.Strategy]():     enum(model.Strategies),
 		reflect.TypeFor[statusName]():         enum(append(slices.Clone(model.ConflictStatuses), "all")),
+		reflect.TypeFor[model.DetectMode]():   enum(model.DetectModes),
 	}})
 	if err != nil {
 		return nil, err

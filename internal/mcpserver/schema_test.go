@@ -55,6 +55,8 @@ func TestEveryToolsResultAndRefusalMatchItsOutputSchema(t *testing.T) {
 			model.CodeInvalidTransition, model.OpMerge, false, "side_effects"},
 		{mcpserver.ToolInbox, map[string]any{}, map[string]any{"since_id": -1}, model.CodeInvalidRequest, model.OpAttune, true, "next_since_id"},
 		{mcpserver.ToolSearch, map[string]any{"words": "claim"}, map[string]any{"words": "a"}, model.CodeInvalidRequest, model.OpAttune, true, "units"},
+		{mcpserver.ToolDetect, map[string]any{"mode": "check", "units": []string{p.A}}, map[string]any{"mode": "check", "units": []string{"mem-999"}},
+			model.CodeUnitNotFound, model.OpDetect, false, "units"},
 	}
 	tools := map[string]*mcp.Tool{}
 	for tool, err := range c.Session.Tools(context.Background(), nil) {

@@ -16,6 +16,7 @@ const (
 	ToolVote      = "vote"
 	ToolInbox     = "inbox"
 	ToolSearch    = "search"
+	ToolDetect    = "detect"
 )
 
 // addTools registers every tool. Descriptions are constant: nothing from
@@ -69,6 +70,16 @@ func (s *Server) addTools() error {
 				"Pass next_cursor back as cursor to read on.",
 			Annotations: read,
 		}, model.OpAttune, s.search),
+		addTool(s, &mcp.Tool{Name: ToolDetect, Title: "Detect contradictions (DETECT)",
+			Description: "Akashik DETECT. mode list: the open conflicts, oldest first. mode check: for each of units, the conflicts it is " +
+				"in, open first (UNIT_NOT_FOUND for an unknown one). mode scan (authority 8 or more): compare units with the earlier " +
+				"ones, as RECORD does when the field's detection_sensitivity is not off, and open the contradictions found; at most " +
+				"limit units a call (default and most 10000), going on from where the field's scan stopped: call again until " +
+				"scan.finished_at is set; since_epoch looks only at units recorded after it. A conflict the field detected carries " +
+				"detection: the signal (quantity, negation, opposites, temporal), the two phrases that disagree and a score. A pair " +
+				"with a conflict, or dismissed as not a contradiction, is never opened again.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)},
+		}, model.OpDetect, s.detect),
 	} {
 		if err != nil {
 			return err

@@ -160,6 +160,13 @@ func summarizeDetail(d model.ConflictDetail) string {
 			fmt.Fprintf(&b, ", winner %s", q(*r.WinnerID))
 		}
 	}
+	if det := c.Detection; det != nil {
+		fmt.Fprintf(&b, "; the field detected it (%s, score %.2f at %s): A says %s, B says %s", det.Signal, det.Score,
+			det.Sensitivity, q(det.PhraseA.Text), q(det.PhraseB.Text))
+		if c.Status.Open() {
+			b.WriteString("; if it is not a contradiction, merge it with strategy dismiss: the pair is not detected again")
+		}
+	}
 	b.WriteString("; rules pick:")
 	for _, p := range d.Picks {
 		pick := "tie"

@@ -101,11 +101,13 @@ var Agents = []model.Agent{
 // escalates, senior agents and up vote, and role "lead" has authority
 // over factual conflicts. Recusal is off (the cast's seniors write the
 // units they then decide) and so is the operator override; tests of
-// either turn them on.
+// either turn them on. Detection is off: the conflicts a test opens are
+// the ones it declares, unless it tests detection.
 func Policy() model.Policy {
 	p := model.DefaultPolicy()
 	p.Level, p.Quorum, p.Tie = 3, 3, model.TieEscalate
 	p.Recusal, p.OperatorOverride = false, false
+	p.DetectionSensitivity = model.SensitivityOff
 	p.VoterMinAuthority = model.AuthoritySenior
 	p.AuthorityRoles = map[model.ConflictType]string{model.ConflictFactual: "lead"}
 	return p

@@ -49,6 +49,9 @@ type Store struct {
 	// local are the settings every transaction is given then.
 	pooled bool
 	local  []any
+	// words is what the planner's statistics say of the word index, for
+	// detection's candidates (detect.go).
+	words wordCache
 }
 
 // IsName reports whether name is a PostgreSQL connection string rather

@@ -1012,6 +1012,44 @@ CREATE INDEX deliveries_order ON deliveries (hook_id, conflict_id, notification_
 	WHERE state = 'pending' AND conflict_id IS NOT NULL;
 CREATE INDEX deliveries_claimed ON deliveries (claimed_until) WHERE state = 'pending' AND claimed_until IS NOT NULL;
 `,
+	// 11: contradictions the field detects itself (docs/detection.md),
+	// as SQLite's format 13 keeps them: the policy's
+	// detection_sensitivity (off in a field made before); why a detected
+	// conflict was detected; the pairs people said are not a
+	// contradiction; where the field's scan stands; units_purpose, for
+	// the units of one purpose (its first 200 characters, as
+	// sqlcore.PurposeKey, then seq). Who writes the new tables is checked
+	// like every other table's writer.
+	`
+ALTER TABLE policy ADD COLUMN detection_sensitivity text COLLATE "C" NOT NULL DEFAULT 'off'
+	CHECK (detection_sensitivity IN ('off', 'low', 'medium', 'high'));
+ALTER TABLE conflicts ADD COLUMN detection text;
+CREATE TABLE detect_dismissed (
+	unit_a       text        COLLATE "C" NOT NULL,
+	unit_b       text        COLLATE "C" NOT NULL,
+	dismissed_by text        COLLATE "C" NOT NULL,
+	dismissed_at timestamptz NOT NULL,
+	conflict_id  text        COLLATE "C" NOT NULL DEFAULT '',
+	PRIMARY KEY (unit_a, unit_b),
+	CHECK (unit_a < unit_b)
+);
+CREATE TABLE detect_scan (
+	id          integer     PRIMARY KEY CHECK (id = 1),
+	since_epoch bigint      NOT NULL CHECK (since_epoch >= 0),
+	cursor_seq  bigint      NOT NULL CHECK (cursor_seq >= 0),
+	sensitivity text        COLLATE "C" NOT NULL CHECK (sensitivity IN ('off', 'low', 'medium', 'high')),
+	units_done  bigint      NOT NULL CHECK (units_done >= 0),
+	found       bigint      NOT NULL CHECK (found >= 0),
+	started_at  timestamptz NOT NULL,
+	updated_at  timestamptz NOT NULL,
+	finished_at timestamptz
+);
+CREATE INDEX units_purpose ON units (substr(intent_purpose, 1, 200), seq);
+CREATE TRIGGER detect_dismissed_actor BEFORE INSERT OR UPDATE OR DELETE ON detect_dismissed
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+CREATE TRIGGER detect_scan_actor BEFORE INSERT OR UPDATE OR DELETE ON detect_scan
+	FOR EACH STATEMENT EXECUTE FUNCTION check_actor();
+`,
 }
 
 // actorTriggers check who acts at every statement that writes a table.

@@ -62,7 +62,8 @@ func (t *Tx) Policy() (model.Policy, error) {
 	var roles, owners, authority string
 	var timeoutMS int64
 	err := QueryRow(t.E, t.D.policy).Scan(&p.Level, &p.Quorum, &p.Tie, &p.VoterMinAuthority, &roles, &p.Recusal,
-		&p.OperatorOverride, &p.OwnersDecide, &timeoutMS, &p.EscalationFallback, &p.VoteMinBallots, &owners, &authority)
+		&p.OperatorOverride, &p.OwnersDecide, &timeoutMS, &p.EscalationFallback, &p.VoteMinBallots, &p.DetectionSensitivity,
+		&owners, &authority)
 	if err != nil {
 		return p, err
 	}
@@ -84,15 +85,18 @@ func (t *Tx) PolicySet(p model.Policy) error {
 		return err
 	}
 	if err := t.exec(`INSERT INTO policy (id, level, quorum, tie, voter_min_authority, voter_roles, recusal,
-			operator_override, owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			operator_override, owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots,
+			detection_sensitivity)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (id) DO UPDATE SET level = excluded.level, quorum = excluded.quorum, tie = excluded.tie,
 			voter_min_authority = excluded.voter_min_authority, voter_roles = excluded.voter_roles,
 			recusal = excluded.recusal, operator_override = excluded.operator_override,
 			owners_decide = excluded.owners_decide, escalation_timeout_ms = excluded.escalation_timeout_ms,
-			escalation_fallback = excluded.escalation_fallback, vote_min_ballots = excluded.vote_min_ballots`,
+			escalation_fallback = excluded.escalation_fallback, vote_min_ballots = excluded.vote_min_ballots,
+			detection_sensitivity = excluded.detection_sensitivity`,
 		p.Level, p.Quorum, string(p.Tie), p.VoterMinAuthority, string(roles), p.Recusal, p.OperatorOverride,
-		p.OwnersDecide, p.EscalationTimeout.Milliseconds(), string(p.EscalationFallback), max(1, p.VoteMinBallots)); err != nil {
+		p.OwnersDecide, p.EscalationTimeout.Milliseconds(), string(p.EscalationFallback), max(1, p.VoteMinBallots),
+		string(p.DetectionSensitivity.Or())); err != nil {
 		return err
 	}
 	for _, m := range []struct {

@@ -1,6 +1,7 @@
 package sqlcore
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -9,8 +10,12 @@ import (
 )
 
 // ConflictCols are a conflict's columns (table alias c), in
-// ScanConflict's order.
-const ConflictCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description, c.detected_by,
+// ScanConflict's order: its row's, then why it was detected.
+const ConflictCols = conflictRowCols + `, c.detection`
+
+// conflictRowCols are a conflict's columns but its detection, which a
+// queue row leaves out (scanConflict's order).
+const conflictRowCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description, c.detected_by,
 	c.detected_at, c.epoch, c.version,
 	c.escalated_by, c.escalated_reason, c.escalated_epoch, c.escalated_at,
 	c.vote_opened_by, c.vote_reason, c.vote_opened_epoch, c.vote_opened_at,
@@ -22,7 +27,7 @@ const ConflictCols = `c.id, c.type, c.status, c.unit_a, c.unit_b, c.description,
 // SummaryCols are a queue row's columns: the conflict's, its units'
 // authors and its ballot counts, which the row carries (the schema keeps
 // them), so that no list query joins. ScanSummary reads them.
-const SummaryCols = ConflictCols + `,
+const SummaryCols = conflictRowCols + `,
 	coalesce(c.agent_a, ''), coalesce(c.role_a, ''), coalesce(c.agent_b, ''), coalesce(c.role_b, ''),
 	c.votes_a, c.votes_b`
 
@@ -38,7 +43,7 @@ var MutableCols = []string{"status",
 // ConflictColumns are the columns a stored conflict is written with, in
 // ConflictArgs' order: for INSERT and COPY.
 var ConflictColumns = append([]string{"seq", "id", "type", "unit_a", "unit_b", "description", "detected_by",
-	"detected_at", "epoch", "version", "rework_of"}, MutableCols...)
+	"detected_at", "epoch", "version", "rework_of", "detection"}, MutableCols...)
 
 // Statements of conflicts.
 var (
@@ -81,6 +86,17 @@ func (s step) value() *model.Escalation {
 
 // ScanConflict reads ConflictCols, then extra.
 func ScanConflict(r Row, extra ...any) (model.Conflict, error) {
+	var detection Text
+	c, err := scanConflict(r, append([]any{&detection}, extra...)...)
+	if err != nil || !detection.Valid {
+		return c, err
+	}
+	c.Detection = new(model.Detection)
+	return c, json.Unmarshal([]byte(detection.S), c.Detection)
+}
+
+// scanConflict reads conflictRowCols, then extra.
+func scanConflict(r Row, extra ...any) (model.Conflict, error) {
 	var c model.Conflict
 	// The columns that need decoding, in one value: one allocation, not
 	// one for each.
@@ -125,7 +141,7 @@ func ScanSummary(r Row) (model.ConflictSummary, error) {
 	var s model.ConflictSummary
 	var forA, forB int
 	var err error
-	s.Conflict, err = ScanConflict(r, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
+	s.Conflict, err = scanConflict(r, &s.AgentA, &s.RoleA, &s.AgentB, &s.RoleB, &forA, &forB)
 	Tally(&s, forA, forB)
 	return s, err
 }
@@ -171,7 +187,19 @@ func MutableArgs(c model.Conflict) []any {
 // ConflictArgs are InsertConflict's arguments for c stored at seq.
 func ConflictArgs(seq int64, c model.Conflict) []any {
 	return append([]any{seq, c.ID, string(c.Type), c.UnitA, c.UnitB, c.Description,
-		string(c.DetectedBy), c.DetectedAt, c.Epoch, c.Version, nullIfEmpty(c.ReworkOf)}, MutableArgs(c)...)
+		string(c.DetectedBy), c.DetectedAt, c.Epoch, c.Version, nullIfEmpty(c.ReworkOf), detectionArg(c.Detection)},
+		MutableArgs(c)...)
+}
+
+// detectionArg is a conflict's detection as its column keeps it: JSON, or
+// NULL for a declared conflict.
+func detectionArg(d *model.Detection) *string {
+	if d == nil {
+		return nil
+	}
+	b, _ := json.Marshal(d) // plain values: it cannot fail
+	s := string(b)
+	return &s
 }
 
 // Conflict looks up a conflict; ErrNotFound if there is none.

@@ -52,7 +52,7 @@ func NewDialect(w Words) *Dialect {
 	d.unitEachSince = `SELECT ` + UnitCols + `, seq, ` + rels + ` FROM units WHERE epoch > $1 ORDER BY seq`
 	d.unitSearch = `SELECT seq, ` + UnitCols + ` FROM units WHERE ` + w.UnitMatch + ` AND seq > $2 ORDER BY seq LIMIT $3`
 	d.policy = `SELECT level, quorum, tie, voter_min_authority, voter_roles, recusal, operator_override,
-		owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots,
+		owners_decide, escalation_timeout_ms, escalation_fallback, vote_min_ballots, detection_sensitivity,
 		(SELECT coalesce(` + w.JSONObjectAgg + `(conflict_type, owner), '{}') FROM owners),
 		(SELECT coalesce(` + w.JSONObjectAgg + `(conflict_type, role), '{}') FROM authority_roles)
 		FROM policy WHERE id = 1`

@@ -66,6 +66,12 @@ func hotQueries() []struct {
 	add("next conflict id", nextIDSQL("conflicts"))
 	add("what the deadlines ask for (every sweep)", sqlcore.DueSQL, "2026-11-20T09:00:00.000000000Z")
 	add("count a reminder", `UPDATE conflicts SET reminded = $1 WHERE id = $2 AND reminded = $3`, 1, "conflict-001", 0)
+	// Detection, on every RECORD where the field detects, and a scan.
+	add("a word's newest units (detection)", candidatesSQL(2), 1000, 64, `"ledger"`, `"frankfurt"`)
+	add("a purpose's newest units (detection)", sqlcore.UnitsByPurposeSQL, "measure checkout latency", 1000, 4)
+	add("a pair's conflict (detection)", `SELECT `+sqlcore.ConflictCols+` FROM conflicts c
+		WHERE (c.unit_a = $1 AND c.unit_b = $2) OR (c.unit_a = $2 AND c.unit_b = $1) ORDER BY c.seq LIMIT 1`, "mem-001", "mem-002")
+	add("a dismissed pair (detection)", `SELECT 1 FROM detect_dismissed WHERE unit_a = $1 AND unit_b = $2`, "mem-001", "mem-002")
 	return out
 }
 

@@ -498,6 +498,38 @@ CREATE INDEX deliveries_order ON deliveries (hook_id, conflict_id, notification_
 	WHERE state = 'pending' AND conflict_id IS NOT NULL;
 CREATE INDEX deliveries_claimed ON deliveries (claimed_until) WHERE state = 'pending' AND claimed_until IS NOT NULL;
 `,
+	// 13: contradictions the field detects itself (docs/detection.md):
+	// the policy's detection_sensitivity (off in a field made before,
+	// which then detects nothing unasked); why a detected conflict was
+	// detected; the pairs people said are not a contradiction; where the
+	// field's scan stands; and units_purpose, for the units of one
+	// purpose (the first 200 characters of it, as sqlcore.PurposeKey).
+	`
+ALTER TABLE policy ADD COLUMN detection_sensitivity TEXT NOT NULL DEFAULT 'off'
+	CHECK (detection_sensitivity IN ('off', 'low', 'medium', 'high'));
+ALTER TABLE conflicts ADD COLUMN detection TEXT;
+CREATE TABLE detect_dismissed (
+	unit_a       TEXT NOT NULL,
+	unit_b       TEXT NOT NULL,
+	dismissed_by TEXT NOT NULL,
+	dismissed_at TEXT NOT NULL,
+	conflict_id  TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (unit_a, unit_b),
+	CHECK (unit_a < unit_b)
+);
+CREATE TABLE detect_scan (
+	id          INTEGER PRIMARY KEY CHECK (id = 1),
+	since_epoch INTEGER NOT NULL CHECK (since_epoch >= 0),
+	cursor_seq  INTEGER NOT NULL CHECK (cursor_seq >= 0),
+	sensitivity TEXT    NOT NULL CHECK (sensitivity IN ('off', 'low', 'medium', 'high')),
+	units_done  INTEGER NOT NULL CHECK (units_done >= 0),
+	found       INTEGER NOT NULL CHECK (found >= 0),
+	started_at  TEXT    NOT NULL,
+	updated_at  TEXT    NOT NULL,
+	finished_at TEXT
+);
+CREATE INDEX units_purpose ON units (substr(intent_purpose, 1, 200));
+`,
 }
 
 // conflictText is the text conflicts_text indexes for the conflict row

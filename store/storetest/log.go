@@ -226,6 +226,10 @@ func testImportHelpers(t *testing.T, e Engine) {
 // Bulk writes rows as given, ids and sequence numbers included, and a
 // decision on a conflict gathered in the same bulk; the ids after it
 // follow the largest written.
+// bulkDetection is why testBulk's conflict was detected.
+var bulkDetection = &model.Detection{Signal: model.SignalNegation, Score: 0.7, Sensitivity: model.SensitivityLow,
+	PhraseA: model.Phrase{End: 3, Text: "is"}, PhraseB: model.Phrase{Start: 1, End: 7, Text: "is not"}}
+
 func testBulk(t *testing.T, e Engine) {
 	st, _ := field(t, e)
 	at := now()
@@ -242,7 +246,7 @@ func testBulk(t *testing.T, e Engine) {
 			}
 		}
 		if err := b.Conflict(7, model.Conflict{ID: c, Type: model.ConflictFactual, Status: model.StatusDetected, UnitA: "mem-010",
-			UnitB: "mem-011", DetectedBy: model.DetectedExplicit, DetectedAt: at, Epoch: 5, Version: 1}); err != nil {
+			UnitB: "mem-011", DetectedBy: model.DetectedLogical, DetectedAt: at, Epoch: 5, Version: 1, Detection: bulkDetection}); err != nil {
 			return err
 		}
 		if err := b.Decision(model.Conflict{ID: c, Status: model.StatusPendingVote, Version: 2,
@@ -271,6 +275,9 @@ func testBulk(t *testing.T, e Engine) {
 		}
 		if got.Status != model.StatusPendingVote || got.Version != 2 || got.VoteOpened == nil {
 			t.Errorf("the bulk conflict after its decision: %+v", got)
+		}
+		if !reflect.DeepEqual(got.Detection, bulkDetection) {
+			t.Errorf("the bulk conflict's detection: %+v, want %+v", got.Detection, bulkDetection)
 		}
 		rows, err := tx.ConflictList(model.ListQuery{Statuses: model.ReviewStatuses})
 		if len(rows) != 1 || rows[0].Tally == nil || rows[0].Tally.ForB != 1 || rows[0].AgentA != "a1" {
@@ -384,6 +391,14 @@ func testEach(t *testing.T, e Engine) {
 	read(t, st, func(tx store.Tx) (err error) { after, err = store.Digest(tx); return err })
 	if before.SHA256 == after.SHA256 {
 		t.Error("retracting a unit left the digest as it was")
+	}
+	write(t, st, func(tx store.Tx) error {
+		return tx.DetectDismiss(model.Dismissed{UnitA: "u1", UnitB: "u2", By: "a2", At: at, ConflictID: "c1"})
+	})
+	var dismissed store.Summary
+	read(t, st, func(tx store.Tx) (err error) { dismissed, err = store.Digest(tx); return err })
+	if dismissed.SHA256 == after.SHA256 {
+		t.Error("a pair said not to contradict left the digest as it was")
 	}
 }
 

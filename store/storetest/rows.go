@@ -397,7 +397,8 @@ func testPolicy(t *testing.T, e Engine) {
 		AuthorityRoles: map[model.ConflictType]string{model.ConflictFactual: "lead", model.ConflictPriority: "pm"},
 		Recusal:        true, OperatorOverride: true,
 		Owners: map[model.ConflictType]string{model.ConflictStrategic: "maya"}, OwnersDecide: true,
-		EscalationTimeout: 4 * time.Hour, EscalationFallback: "escalate:raf", VoteMinBallots: 2}
+		EscalationTimeout: 4 * time.Hour, EscalationFallback: "escalate:raf", VoteMinBallots: 2,
+		DetectionSensitivity: model.SensitivityHigh}
 	write(t, st, func(tx store.Tx) error { return tx.PolicySet(want) })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Policy()
@@ -435,7 +436,10 @@ func testConflictRoundTrip(t *testing.T, e Engine) {
 		Proposal:   &model.Proposal{By: "a1", WinnerID: &winner, Synthesis: &synth},
 		ReworkOf:   "c1",
 		Resolution: &model.Resolution{Strategy: model.ConfidenceWeighted, WinnerID: &winner, Rationale: "surer",
-			ResolvedBy: "a2", EpochResolved: 8, ResolvedAt: at.Add(4 * time.Second)}}
+			ResolvedBy: "a2", EpochResolved: 8, ResolvedAt: at.Add(4 * time.Second)},
+		Detection: &model.Detection{Signal: model.SignalQuantity, Score: 0.82, Sensitivity: model.SensitivityMedium,
+			PhraseA: model.Phrase{Start: 4, End: 9, Text: "40 ms"}, PhraseB: model.Phrase{Start: 10, End: 15, Text: "90 ms"},
+			Values: []string{"40 ms", "90 ms"}}}
 	write(t, st, func(tx store.Tx) error { _, err := tx.ConflictInsert(want); return err })
 	read(t, st, func(tx store.Tx) error {
 		got, err := tx.Conflict("c2")

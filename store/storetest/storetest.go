@@ -85,6 +85,8 @@ func Run(t *testing.T, e Engine) {
 		{"HeldDecisionsWaitUntilDueAndAreDoneOnce", testHeld},
 		{"RacingSweepersCarryOutAHeldDecisionOnce", testHeldRace},
 		{"CheckOfAFieldInPlace", testCheck},
+		{"DetectCandidatesFromTheWordIndex", testDetectCandidates},
+		{"DetectDismissedPairsAndTheScansPlace", testDetectDismissedAndScan},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
 	}
