@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"arbiter/internal/cli"
+	"arbiter/door/cli"
 )
 
 func main() {

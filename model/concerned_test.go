@@ -7,7 +7,7 @@ import (
 )
 
 // Each row of the table "Who is told" (docs/escalations.md), as the rule
-// says it; review/concerned_test.go checks the same rows on real fields.
+// says it; service/review/concerned_test.go checks the same rows on real fields.
 func TestConcernedRowByRow(t *testing.T) {
 	base := Conflict{ID: "c1", Status: StatusDetected}
 	routed := func(s ConflictStatus, owner string) Conflict {

@@ -9,7 +9,7 @@ import (
 )
 
 // HookFormat names a hook's channel: how its deliveries are written and
-// sent (standard, slack: the channels of internal/deliver, each in a file
+// sent (standard, slack: the channels of service/deliver, each in a file
 // of its own).
 type HookFormat string
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	rt "arbiter/review/reviewtest"
+	rt "arbiter/service/review/reviewtest"
 )
 
 // TestMain runs a worker when started as one; otherwise the tests, on a

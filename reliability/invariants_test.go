@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"arbiter/field"
 	"arbiter/model"
-	"arbiter/review"
+	"arbiter/service/review"
 	"arbiter/store"
+	"arbiter/store/field"
 	"arbiter/store/sqlite"
 )
 

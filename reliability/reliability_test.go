@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/field"
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 )
 
 // TestLiveWritersDecidersAndVotersInSeparateProcesses runs, at once and

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/field"
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 )
 
 // dueSet is what a field holds for sweepers to do: conflicts whose

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/field"
-	rt "arbiter/review/reviewtest"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 
 	"github.com/jackc/pgx/v5"
 )

@@ -37,15 +37,15 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/field"
-	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/pgtest"
 	"arbiter/internal/testwait"
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/fieldgen"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )

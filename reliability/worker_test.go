@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/field"
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 )
 
 // A worker is this test binary started again with ARBITER_RELIABILITY_WORKER

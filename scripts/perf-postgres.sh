@@ -104,11 +104,11 @@ timeit "$DIR/pgfloor.sh"
 
 echo
 echo "== the review screen's first frame, in process (load $(load))"
-ARBITER_BENCH_FIELD=$FIELD go test ./tui -run '^$' -bench 'QueueFirstFrame' -benchtime 50x 2>&1 | grep -E '^Benchmark'
+ARBITER_BENCH_FIELD=$FIELD go test ./door/tui -run '^$' -bench 'QueueFirstFrame' -benchtime 50x 2>&1 | grep -E '^Benchmark'
 
 echo
 echo "== merge and vote, one by one (load $(load))"
-go test -c -o "$DIR/fieldgen.test" ./fieldgen
+go test -c -o "$DIR/fieldgen.test" ./service/fieldgen
 ARBITER_BENCH_POSTGRES=$WORK "$DIR/fieldgen.test" -test.run '^$' -test.bench '(Merge|Vote)/1M-postgres' -test.benchtime 1000x -test.timeout 30m 2>&1 | grep -E '^Benchmark'
 
 echo
@@ -118,7 +118,7 @@ go test -c -o "$DIR/reliability.test" ./reliability
 
 echo
 echo "== a waiting screen sees another process's write (load $(load))"
-go test -c -o "$DIR/review.test" ./review
+go test -c -o "$DIR/review.test" ./service/review
 ARBITER_BENCH_POSTGRES=$WORK "$DIR/review.test" -test.run '^$' -test.bench ChangeSeen -test.benchtime 200x 2>&1 | grep -E '^Benchmark' | sed 's/^/postgres /'
 ARBITER_TEST_ENGINE=sqlite "$DIR/review.test" -test.run '^$' -test.bench ChangeSeen -test.benchtime 200x 2>&1 | grep -E '^Benchmark' | sed 's/^/sqlite   /'
 

@@ -105,8 +105,8 @@ else
 fi
 
 echo
-echo "== review screen (go test ./tui -bench, on the 1M field where one is used)"
-go test -c -o "$DIR/tui.test" ./tui
+echo "== review screen (go test ./door/tui -bench, on the 1M field where one is used)"
+go test -c -o "$DIR/tui.test" ./door/tui
 quiet
 ARBITER_BENCH_FIELD=$FIELD "$DIR/tui.test" -test.run '^$' -test.bench 'QueueFirstFrame|QueueNavigate' -test.benchtime 200x 2>&1 | grep -E '^Benchmark'
 quiet
@@ -114,7 +114,7 @@ quiet
 
 echo
 echo "== merge and vote, each one transaction, timed one by one"
-go test -c -o "$DIR/fieldgen.test" ./fieldgen
+go test -c -o "$DIR/fieldgen.test" ./service/fieldgen
 quiet
 ARBITER_BENCH_FIELD=$FIELD "$DIR/fieldgen.test" -test.run '^$' -test.bench 'Merge|Vote' -test.benchtime 1000x -test.timeout 30m 2>&1 | grep -E '^Benchmark'
 

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/field"
 	"arbiter/internal/broadcast"
 	"arbiter/internal/testwait"
 	"arbiter/model"
-	"arbiter/review"
-	"arbiter/review/reviewtest"
+	"arbiter/service/review"
+	"arbiter/service/review/reviewtest"
 	"arbiter/store"
+	"arbiter/store/field"
 )
 
 // TestMain runs the tests on a SQLite field, then on one on PostgreSQL.

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/fieldgen"
 	"arbiter/internal/benchmetrics"
 	"arbiter/internal/detect"
+	"arbiter/service/fieldgen"
 )
 
 // contents are units as the generated million-unit field holds them:

@@ -1,7 +1,7 @@
 // Package sqlitefail tells SQLite's failures apart and turns them into
 // protocol errors a person can act on, in the words of whoever asks: the
 // field's engine (store/sqlite) and the adapter of another program's
-// SQLite file (internal/mcpmemory).
+// SQLite file (service/mcpmemory).
 package sqlitefail
 
 import (

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"arbiter/model"
-	rt "arbiter/review/reviewtest"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
 
 	"github.com/jackc/pgx/v5"

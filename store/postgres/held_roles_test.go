@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
 )
 

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"arbiter/internal/deliver"
 	"arbiter/model"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/deliver"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
 	"arbiter/store/postgres"
 )

@@ -9,8 +9,8 @@ import (
 
 	"arbiter/internal/pgtest"
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
 	"arbiter/store/postgres"
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"arbiter/model"
-	"arbiter/review"
-	rt "arbiter/review/reviewtest"
+	"arbiter/service/review"
+	rt "arbiter/service/review/reviewtest"
 	"arbiter/store"
 	"arbiter/store/sqlite"
 )
