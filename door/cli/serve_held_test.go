@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -128,6 +130,13 @@ func TestServeKilledInTheUndoWindowWritesItAtTheNextStart(t *testing.T) {
 // SIGHUP stops the server as SIGTERM does: a ballot in its undo window is
 // written, and the process exits 0.
 func TestServeStopsOnSIGHUPWritingWhatTheScreenHeld(t *testing.T) {
+	// A server started with SIGHUP ignored (under nohup) keeps ignoring
+	// it, as it should; and a child inherits an ignored signal. The tests
+	// may run under nohup: while this one listens for SIGHUP itself, the
+	// server it starts gets the default, as from a terminal.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "demo.db")
 	ok(t, "init", "--db", db, "--demo")

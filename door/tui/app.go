@@ -312,11 +312,13 @@ func (m *Model) headerView() string {
 func (m *Model) footerView() string {
 	line := m.footerHelp(m.shortHelpKeys())
 	switch {
-	case m.pending != nil && m.flash != "":
-		line = m.pendingLine() + "   " + m.styles.Warn.Render(safetext.Line(m.flash))
 	case m.flash != "":
-		// In full, wrapped to at most three lines.
+		// In full, wrapped to at most three lines; under the decision
+		// waiting, if one does.
 		lines := wrapLines(m.styles.Warn.Render(safetext.Line(m.flash)), m.width)
+		if m.pending != nil {
+			lines = append([]string{m.pendingLine()}, lines...)
+		}
 		if len(lines) > 3 {
 			lines = lines[:3]
 		}

@@ -49,6 +49,9 @@ type pending struct {
 	held      []string
 	holding   bool
 	flushHeld bool
+	// dropped are held ids taken out while the field was storing them
+	// (the field would refuse them): taken back once it has.
+	dropped []string
 	// undone is set on the screen's goroutine and read by the command
 	// that holds it (holdPending), which takes it back if it was undone
 	// while being stored.
@@ -148,7 +151,19 @@ func (m *Model) heldArrived(msg heldMsg) tea.Cmd {
 		return nil
 	}
 	p.holding = false
+	var takeBack tea.Cmd
+	if msg.err == nil {
+		takeBack = m.takeBack(p.dropped)
+	}
+	p.dropped = nil
 	switch {
+	case p.empty() && msg.err == nil:
+		// All of it was taken out while being stored, and said.
+		delete(m.unanswered, p.id)
+		return tea.Batch(takeBack, m.settled())
+	case msg.err != nil && p.empty():
+		delete(m.unanswered, p.id)
+		return m.settled()
 	case msg.err != nil:
 		p.held = nil // nothing is held: there is nothing to write or take back
 		if p.undone.Load() {
@@ -157,12 +172,12 @@ func (m *Model) heldArrived(msg heldMsg) tea.Cmd {
 		}
 		return m.notHeld(p, msg.err)
 	case p.undone.Load():
-		return m.unhold(p)
+		return tea.Batch(takeBack, m.unhold(p))
 	case p.flushHeld || m.pending != p:
 		p.writing = true
-		return m.write(p)
+		return tea.Batch(takeBack, m.write(p))
 	}
-	return m.tickPending()
+	return tea.Batch(takeBack, m.tickPending())
 }
 
 // settled ends the screen once nothing it held is left open, if the

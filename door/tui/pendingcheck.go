@@ -66,16 +66,15 @@ func movedOn(ctx context.Context, svc review.Desk, id string, version int64) str
 }
 
 // pendingChecked takes out of the waiting decision what the field would
-// refuse, and says so; when nothing is left, nothing waits.
+// refuse, and says so; when nothing is left, nothing waits. What the field
+// holds of it is taken back, so that no sweep writes what the person was
+// told is not written.
 func (m *Model) pendingChecked(msg pendingCheckedMsg) tea.Cmd {
 	p := m.pending
 	if p == nil || p.id != msg.id || p.writing || len(msg.refused) == 0 {
 		return nil
 	}
-	gone := func(id string) bool { _, ok := msg.refused[id]; return ok }
-	p.reqs = slices.DeleteFunc(p.reqs, func(r model.MergeRequest) bool { return gone(r.ConflictID) })
-	p.votes = slices.DeleteFunc(p.votes, func(r model.VoteRequest) bool { return gone(r.ConflictID) })
-	p.reworks = slices.DeleteFunc(p.reworks, func(r model.ReworkRequest) bool { return gone(r.ConflictID) })
+	dropped := p.takeOut(func(id string) bool { _, ok := msg.refused[id]; return ok })
 	var why []string
 	kept := ""
 	for id, reason := range msg.refused {
@@ -90,9 +89,80 @@ func (m *Model) pendingChecked(msg pendingCheckedMsg) tea.Cmd {
 		}
 	}
 	slices.Sort(why)
-	if len(p.reqs)+len(p.votes)+len(p.reworks) == 0 {
-		m.pending = nil
-		return tea.Batch(m.say("Not written, the field would refuse it now: "+strings.Join(why, "; ")+"."+kept), m.reloadQueue())
+	var takeBack tea.Cmd
+	if p.holding {
+		p.dropped = append(p.dropped, dropped...) // taken back once stored
+	} else {
+		takeBack = m.takeBack(dropped)
 	}
-	return m.say("Taken out of the decision waiting, the field would refuse it now: " + strings.Join(why, "; ") + ".")
+	if p.empty() {
+		m.pending = nil
+		if !p.holding {
+			delete(m.unanswered, p.id)
+		}
+		return tea.Batch(takeBack, m.say("Not written, the field would refuse it now: "+strings.Join(why, "; ")+"."+kept),
+			m.reloadQueue(), m.settled())
+	}
+	// Said until a key is pressed: the countdown goes on for the rest.
+	m.tell("Taken out of the decision waiting, the field would refuse it now: " + strings.Join(why, "; ") + ".")
+	return takeBack
+}
+
+// takeOut removes from p the requests on the conflicts gone names, and
+// returns the ids the field holds them under; p.held keeps one id for
+// each request left, in requests()' order.
+func (p *pending) takeOut(gone func(conflict string) bool) []string {
+	var keep, dropped []string
+	i := 0
+	held := func(conflict string) bool {
+		out := gone(conflict)
+		if i < len(p.held) {
+			if out {
+				dropped = append(dropped, p.held[i])
+			} else {
+				keep = append(keep, p.held[i])
+			}
+		}
+		i++
+		return out
+	}
+	p.reqs = slices.DeleteFunc(p.reqs, func(r model.MergeRequest) bool { return held(r.ConflictID) })
+	p.votes = slices.DeleteFunc(p.votes, func(r model.VoteRequest) bool { return held(r.ConflictID) })
+	p.reworks = slices.DeleteFunc(p.reworks, func(r model.ReworkRequest) bool { return held(r.ConflictID) })
+	if p.held != nil {
+		p.held = keep
+	}
+	return dropped
+}
+
+// empty reports whether nothing is left of p to write.
+func (p *pending) empty() bool { return len(p.reqs)+len(p.votes)+len(p.reworks) == 0 }
+
+// droppedMsg is the field's answer to taking back ids taken out of a
+// waiting decision.
+type droppedMsg struct {
+	ids []string
+	err error
+}
+
+// takeBack takes ids back from the field, nil when there are none.
+func (m *Model) takeBack(ids []string) tea.Cmd {
+	h, ok := m.holder()
+	if !ok || len(ids) == 0 {
+		return nil
+	}
+	ctx, as := context.WithoutCancel(m.ctx), m.opt.As
+	return func() tea.Msg {
+		_, err := h.Unhold(ctx, as, ids)
+		return droppedMsg{ids: ids, err: err}
+	}
+}
+
+// droppedArrived says when the field could not take back what was taken
+// out: it still holds it, and a sweep will try to write it.
+func (m *Model) droppedArrived(msg droppedMsg) tea.Cmd {
+	if msg.err == nil {
+		return nil
+	}
+	return m.say("The field still holds what the field would refuse (" + plainError(msg.err) + "): it will try to write it, and refuse it then.")
 }

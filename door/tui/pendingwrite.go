@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"arbiter/model"
@@ -20,9 +21,9 @@ func (m *Model) write(p *pending) tea.Cmd {
 	ctx, svc, as := m.ctx, m.svc, m.opt.As
 	hw, _ := m.highway()
 	if h, ok := m.holder(); ok && p.held != nil {
-		conflicts := conflictsOf(p)
+		ids, what := slices.Clone(p.held), asked(p)
 		return func() tea.Msg {
-			results := answersOf(p, conflicts, h.WriteHeld(ctx, as, p.held))
+			results := answersOf(what, h.WriteHeld(ctx, as, ids))
 			dropWritten(ctx, svc, as, results)
 			return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: results}
 		}
@@ -68,20 +69,41 @@ func conflictsOf(p *pending) []string {
 }
 
 // answersOf turns the field's answers to p's held requests into the
-// screen's, each with the response its kind's form reads.
-func answersOf(p *pending, conflicts []string, res []review.HeldResult) []written {
+// screen's, each with the response its kind's form reads. asked is what
+// was asked, one for each held id: a result the field could not read its
+// request for (it was taken back) is still told on its conflict.
+func answersOf(asked []model.HeldDecision, res []review.HeldResult) []written {
 	out := make([]written, len(res))
 	for i, r := range res {
-		w := written{conflict: conflicts[i], merge: r.Merge, vote: r.Vote, rework: r.Rework, err: r.Err, kept: r.Kept}
+		if r.ConflictID == "" && i < len(asked) {
+			r.ConflictID, r.Kind = asked[i].ConflictID, asked[i].Kind
+		}
+		w := written{conflict: r.ConflictID, merge: r.Merge, vote: r.Vote, rework: r.Rework, err: r.Err, kept: r.Kept}
 		switch {
-		case i < len(p.reqs) && w.merge == nil:
+		case r.Kind == model.HeldMerge && w.merge == nil:
 			w.merge = &model.MergeResponse{}
-		case i >= len(p.reqs) && i < len(p.reqs)+len(p.votes) && w.vote == nil:
+		case r.Kind == model.HeldVote && w.vote == nil:
 			w.vote = &model.VoteResponse{}
-		case i >= len(p.reqs)+len(p.votes) && w.rework == nil:
+		case r.Kind == model.HeldRework && w.rework == nil:
 			w.rework = &model.ReworkResponse{}
 		}
 		out[i] = w
+	}
+	return out
+}
+
+// asked is what p asks, one entry for each request in requests()' order:
+// its conflict and kind.
+func asked(p *pending) []model.HeldDecision {
+	var out []model.HeldDecision
+	for _, r := range p.reqs {
+		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldMerge})
+	}
+	for _, r := range p.votes {
+		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldVote})
+	}
+	for _, r := range p.reworks {
+		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldRework})
 	}
 	return out
 }

@@ -55,6 +55,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.pendingDone(msg)
 	case pendingCheckedMsg:
 		return m.pendingChecked(msg)
+	case droppedMsg:
+		return m.droppedArrived(msg)
 	case reopenedMsg:
 		return m.reopened(msg)
 	case sweepDueMsg:
