@@ -404,7 +404,7 @@ func tinyDisk(t *testing.T, size int) string {
 // tmpfs around a field: writes are refused with STORAGE_FULL and change
 // nothing; reads go on; after room is made, writing works again.
 func TestAFullDiskRefusesWritesWithStorageFullAndKeepsTheField(t *testing.T) {
-	disk := tinyDisk(t, 4<<20)
+	disk := tinyDisk(t, 8<<20) // the field and its log while thirteen migrations and the units are written
 	path := bigField(t, disk, 20)
 	// Leave 96 KB: room to open the field (its -shm), not to record a
 	// 1 MB unit.
@@ -459,7 +459,7 @@ func fillDisk(t *testing.T, dir string, room int64) string {
 // left behind. (It used to be "disk I/O error (4874)" for every command,
 // leaving the stubs, which then failed --read-only too.)
 func TestANearlyFullDiskStillReads(t *testing.T) {
-	disk := tinyDisk(t, 4<<20)
+	disk := tinyDisk(t, 8<<20) // the field and its log while thirteen migrations and the units are written
 	path := bigField(t, disk, 20)
 	filler := fillDisk(t, disk, 16<<10)
 	before := dirState(t, disk)

@@ -175,7 +175,7 @@ func TestTheFiguresFollowTheFieldInARealTerminal(t *testing.T) {
 				"--db", db, "--as", "ops-maya")
 			s.waitFor("▸ conflict-008")
 			s.send("#")
-			s.waitFor("Read at", "ctrl+r reads them now", "Open conflicts: 10")
+			s.waitFor("Read at", "ctrl+r reads them now", "Open conflicts: 13") // 10 declared, 3 detected
 			scr := s.screen()
 			for i := 0; i < 60 && !strings.Contains(scr, "Agents whose units collide most"); i++ {
 				s.send("j")
@@ -194,7 +194,7 @@ func TestTheFiguresFollowTheFieldInARealTerminal(t *testing.T) {
 			}
 			s.send("g")
 			ok(t, "--db", db, "--as", "ops-maya", "merge", "conflict-011", "--strategy", "dismiss", "--rationale", "Not a real conflict.")
-			s.waitFor("Open conflicts: 9")
+			s.waitFor("Open conflicts: 12")
 		})
 	}
 }

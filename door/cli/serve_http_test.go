@@ -101,7 +101,7 @@ func TestServeWorksWithClientsThatDefaultTo20260728(t *testing.T) {
 	}
 	t.Logf("mcp-go settled on %s", init.ProtocolVersion)
 	tools, err := c.ListTools(ctx, mcpgoproto.ListToolsRequest{})
-	if err != nil || len(tools.Tools) != 8 {
+	if err != nil || len(tools.Tools) != 9 { // conflict, conflicts, detect, inbox, merge, record, search, unit, vote
 		t.Fatalf("mcp-go tools/list: %v, %v", tools, err)
 	}
 	res, err := c.CallTool(ctx, mcpgoproto.CallToolRequest{Params: mcpgoproto.CallToolParams{Name: mcpserver.ToolInbox,

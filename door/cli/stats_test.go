@@ -149,7 +149,7 @@ func TestStatsSinceTakesDatesAndSpans(t *testing.T) {
 		t.Errorf("stderr: %s", r.stderr)
 	}
 	out := ok(t, "--db", path, "stats", "--width", "80")
-	for _, want := range []string{"Open conflicts: 10", "escalated", "Time to decision", "Escalations open, by owner", "ops-maya"} {
+	for _, want := range []string{"Open conflicts: 13", "escalated", "Time to decision", "Escalations open, by owner", "ops-maya"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
 		}
