@@ -159,9 +159,11 @@ func TestTheScreenDecidesOnAnMCPMemoryServiceDatabase(t *testing.T) {
 	s := newTmux(t, 200, 45, env, "--db", db, "--as", "maya")
 	p99 := pairID(p99Old, p99New)
 	scr := s.waitFor("▸ "+p99, "escalated 2", pairID(rateOld, rateNew))
-	// The queue says what is disputed, and has no AGENTS column: their
+	// The queue says what is disputed, marked as found by their detector,
+	// and has no AGENTS column, nor has the preview an authors line: their
 	// server wrote every memory.
-	if !strings.Contains(scr, "“The checkout p99 latency is 90 ms in production.” vs “The checkout p99") ||
+	if !strings.Contains(scr, "◇ “The checkout p99 latency") ||
+		!strings.Contains(scr, "“The checkout p99 latency is 90 ms in production.” vs “The checkout p99") ||
 		strings.Contains(scr, "AGENTS") || strings.Contains(scr, "mcp-memory-service vs") {
 		t.Errorf("the queue should show the start of each memory's text and no AGENTS column:\n%s", scr)
 	}

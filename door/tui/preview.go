@@ -269,7 +269,9 @@ func (m *Model) drawPreview(k previewKey, w, h int) string {
 	}
 	switch {
 	case e == nil:
-		add(st.Muted.Render(safetext.Line(lineOf(r.AgentA)) + " vs " + safetext.Line(lineOf(r.AgentB))))
+		if !m.queue.oneAuthor { // as the queue, which then has no AGENTS: one program wrote every unit
+			add(st.Muted.Render(safetext.Line(lineOf(r.AgentA)) + " vs " + safetext.Line(lineOf(r.AgentB))))
+		}
 		add("")
 		add(st.Muted.Render("Reading both units…"))
 	case e.err != nil:

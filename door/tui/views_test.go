@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"arbiter/internal/queueview"
+	"arbiter/internal/testwait"
 	"arbiter/service/demo"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // queueID is a queue row's conflict id.
@@ -62,7 +65,17 @@ func TestViewsShowAsTabsAndKeepWhatTheirQueriesAsk(t *testing.T) {
 	s.press(s.k.PrevView)
 	s.press(s.k.PrevView) // back round to Resolved: factual, resolved
 	s.waitFor("showing the view “Resolved”")
-	f = s.waitGone("conflict-011")
+	// The view's own rows: the tab's name shows at once, the rows once the
+	// field has answered (until then the rows of the view before).
+	resolvedFactual := func(id string) bool {
+		d := detailOf(t, svc, id)
+		return d.Conflict.Status == "resolved" && d.Conflict.Type == "factual"
+	}
+	f = s.until(testwait.Deadline, "the rows of the view Resolved", func(f string) bool {
+		ids := rows(ansi.Strip(f))
+		return len(ids) > 0 && resolvedFactual(ids[0])
+	})
+	f = ansi.Strip(f)
 	for _, id := range rows(f) {
 		if d := detailOf(t, svc, id); d.Conflict.Status != "resolved" || d.Conflict.Type != "factual" {
 			t.Errorf("the view Resolved shows %s (%s, %s):\n%s", id, d.Conflict.Status, d.Conflict.Type, f)

@@ -1,6 +1,8 @@
 package jsonout
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"time"
 	"unicode/utf16"
@@ -82,6 +84,9 @@ func AppendSummary(b []byte, s model.ConflictSummary) ([]byte, error) {
 		o.time("resolved_at", r.ResolvedAt)
 		o.close()
 	}
+	if d := s.Detection; d != nil {
+		o.encoded("detection", d)
+	}
 	o.str("agent_a", s.AgentA)
 	o.str("role_a", s.RoleA)
 	o.str("agent_b", s.AgentB)
@@ -129,6 +134,20 @@ func (o *jsonObject) key(k string) {
 	o.b = append(o.b, '"')
 	o.b = append(o.b, k...)
 	o.b = append(o.b, `": `...)
+}
+
+// encoded writes v as encoding/json writes it at this depth: for a value
+// few rows have (a detected conflict's reasons), not worth writing by hand.
+func (o *jsonObject) encoded(k string, v any) {
+	o.key(k)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(o.indent[1:], "  ")
+	if err := enc.Encode(v); err != nil && o.err == nil {
+		o.err = err
+	}
+	o.b = append(o.b, EscapeControls(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))...)
 }
 
 func (o *jsonObject) str(k, v string) {

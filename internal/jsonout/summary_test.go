@@ -69,6 +69,13 @@ func summaryOf(text string, n int64, which uint8) model.ConflictSummary {
 			s.Proposal.Synthesis = &text
 		}
 	}
+	if which&(1|32) == 1|32 {
+		s.Detection = &model.Detection{Signal: model.DetectSignal(text), Score: float64(n) / 7, Sensitivity: model.Sensitivity(text),
+			PhraseA: model.Phrase{Start: int(n), End: int(n) + 1, Text: text}, PhraseB: model.Phrase{Text: "b" + text}}
+		if which&8 != 0 {
+			s.Detection.Values = []string{text, text + "b"}
+		}
+	}
 	return s
 }
 
@@ -112,7 +119,7 @@ func FuzzAppendSummary(f *testing.F) {
 func TestAppendSummaryKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]int{
 		reflect.TypeFor[model.ConflictSummary](): 6,
-		reflect.TypeFor[model.Conflict]():        17,
+		reflect.TypeFor[model.Conflict]():        18,
 		reflect.TypeFor[model.Route]():           5,
 		reflect.TypeFor[model.Proposal]():        3,
 		reflect.TypeFor[model.Escalation]():      4,
