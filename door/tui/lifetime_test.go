@@ -103,7 +103,7 @@ func screenGoroutines() []string {
 	stacks := strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n")
 	var out []string
 	for _, s := range stacks[1:] {
-		screen := strings.Contains(s, "arbiter/tui.") && !strings.Contains(s, "arbiter/tui.Test")
+		screen := strings.Contains(s, "arbiter/door/tui.") && !strings.Contains(s, "arbiter/door/tui.Test")
 		if screen || strings.Contains(s, "charm.land/bubbletea") {
 			out = append(out, s)
 		}
