@@ -34,11 +34,9 @@ func TestOneWatchWakesEverySubscriberAtAWriteByAnother(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	c := broadcast.NewChanges(review.New(st), 20*time.Millisecond)
-	ran := make(chan struct{})
-	go func() {
-		c.Run(ctx)
-		close(ran)
-	}()
+	// Subscribed before Run starts: what it publishes first reaches those
+	// subscribed then (a later subscriber reads the source itself, as
+	// WaitChange does).
 	subs := make([]<-chan int64, 5)
 	for i := range subs {
 		subs[i] = c.Subscribe(ctx)
@@ -46,6 +44,11 @@ func TestOneWatchWakesEverySubscriberAtAWriteByAnother(t *testing.T) {
 	gone, leave := context.WithCancel(ctx)
 	left := c.Subscribe(gone)
 	leave()
+	ran := make(chan struct{})
+	go func() {
+		c.Run(ctx)
+		close(ran)
+	}()
 	// Run publishes the number it starts from: past it, it follows.
 	for i, s := range subs {
 		select {
