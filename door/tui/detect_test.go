@@ -24,7 +24,9 @@ func TestADetectedConflictSaysWhy(t *testing.T) {
 		t.Errorf("a declared conflict is marked as detected: %q", line)
 	}
 	openByFilter(s, "conflict-019")
-	f = s.waitFor("Detected by the field: quantity, score", "· A “Keel's settlement batch runs every")
+	s.waitFor("Detected by the field: quantity, score", "· A “Keel's settlement batch runs every")
+	s.waitFormatted() // the final frame: both units drawn whole
+	f = s.waitFor("Keel's settlement batch runs every 15 minutes, each batch", "Keel's settlement batch runs every 60 minutes")
 	golden(t, "conflict-detected", f)
 }
 
