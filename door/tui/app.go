@@ -78,14 +78,17 @@ type Model struct {
 	// heldElsewhere: the field holds decisions of the person from a
 	// screen that ended, which a sweep is to write (held.go).
 	heldElsewhere bool
-	recent        []string         // rationales used, most recent first
-	marks         map[string]bool  // marked rows, by conflict id
-	written       map[string]int64 // the version each of our own writes left
-	batchReport   string           // how the last batch went
-	lastClick     click
-	quitting      bool // quit once every decision is answered for (settled)
-	sweepFailed   bool // the last sweep failed, and said so
-	watching      bool // the field is watched for changes
+	// heldAsking counts the held reports on their way: a change seen
+	// meanwhile asks again, as the answer may predate it.
+	heldAsking  int
+	recent      []string         // rationales used, most recent first
+	marks       map[string]bool  // marked rows, by conflict id
+	written     map[string]int64 // the version each of our own writes left
+	batchReport string           // how the last batch went
+	lastClick   click
+	quitting    bool // quit once every decision is answered for (settled)
+	sweepFailed bool // the last sweep failed, and said so
+	watching    bool // the field is watched for changes
 	// synthAfter is the conflict whose decision form opens on the
 	// synthesis once it is read (synthesize, from the queue).
 	synthAfter string

@@ -69,6 +69,7 @@ func (m *Model) heldReport() tea.Cmd {
 		return nil
 	}
 	ctx, as := m.ctx, m.opt.As
+	m.heldAsking++
 	return func() tea.Msg {
 		done, waiting, err := h.HeldReport(ctx, as)
 		return heldReportMsg{done: done, waiting: waiting, err: err}
@@ -78,6 +79,7 @@ func (m *Model) heldReport() tea.Cmd {
 // heldReported tells the person, until they press a key, what came of
 // decisions a screen of theirs held when it ended.
 func (m *Model) heldReported(msg heldReportMsg) tea.Cmd {
+	m.heldAsking = max(0, m.heldAsking-1)
 	if msg.err != nil {
 		return nil // the screen's own reads say when the field fails
 	}

@@ -432,7 +432,10 @@ func (m *Model) queueLoaded(msg queueLoadedMsg) tea.Cmd {
 	watching := news
 	if !m.watching {
 		m.watching = true
-		watching = tea.Batch(news, watch(m.ctx, m.svc, m.version)) // from the version the queue shows
+		// From the version the queue shows; what the field holds of the
+		// person's is read after it, so that a sweep writing it later is a
+		// change the watch sees.
+		watching = tea.Batch(news, watch(m.ctx, m.svc, m.version), m.heldReport())
 	}
 	if msg.err != nil {
 		return watching

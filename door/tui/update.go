@@ -38,7 +38,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case identityMsg:
 		m.me, m.agents, m.policy, m.meErr = msg.me, msg.agents, msg.policy, msg.err
 		if m.opt.As != "" {
-			return tea.Batch(m.loadQueue(firstPage), m.heldReport())
+			return m.loadQueue(firstPage) // then what the field holds of the person's (queueLoaded)
 		}
 		return nil
 	case heldMsg:
@@ -100,7 +100,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.version != m.version {
 			m.version = msg.version
 			cmds = append(cmds, m.reloadQueue(), m.checkPending())
-			if m.heldElsewhere {
+			if m.heldElsewhere || m.heldAsking > 0 {
 				cmds = append(cmds, m.heldReport())
 			}
 			if m.inConflict() {
