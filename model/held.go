@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -54,36 +55,39 @@ type HeldRequests struct {
 // Len is how many requests r holds.
 func (r HeldRequests) Len() int { return len(r.Merges) + len(r.Votes) + len(r.Reworks) }
 
+// Each calls fn for each request of r in its order — merges, then votes,
+// then reworks — with its kind and conflict.
+func (r HeldRequests) Each(fn func(kind HeldKind, conflict string, req any)) {
+	for _, m := range r.Merges {
+		fn(HeldMerge, m.ConflictID, m)
+	}
+	for _, v := range r.Votes {
+		fn(HeldVote, v.ConflictID, v)
+	}
+	for _, w := range r.Reworks {
+		fn(HeldRework, w.ConflictID, w)
+	}
+}
+
 // Held makes the HeldDecisions of r for agent, ids[i] for the i-th
-// request (merges, then votes, then reworks).
+// request (Each's order).
 func (r HeldRequests) Held(ids []string, agent string, at, due time.Time) ([]HeldDecision, error) {
 	if len(ids) != r.Len() {
 		return nil, fmt.Errorf("%d ids for %d requests", len(ids), r.Len())
 	}
 	var out []HeldDecision
-	add := func(kind HeldKind, conflict string, req any) error {
-		b, err := json.Marshal(req)
-		if err != nil {
-			return err
+	var err error
+	r.Each(func(kind HeldKind, conflict string, req any) {
+		b, merr := json.Marshal(req)
+		if merr != nil {
+			err = errors.Join(err, merr)
+			return
 		}
 		out = append(out, HeldDecision{ID: ids[len(out)], AgentID: agent, ConflictID: conflict, Kind: kind,
 			Request: b, HeldAt: at, DueAt: due})
-		return nil
-	}
-	for _, m := range r.Merges {
-		if err := add(HeldMerge, m.ConflictID, m); err != nil {
-			return nil, err
-		}
-	}
-	for _, v := range r.Votes {
-		if err := add(HeldVote, v.ConflictID, v); err != nil {
-			return nil, err
-		}
-	}
-	for _, w := range r.Reworks {
-		if err := add(HeldRework, w.ConflictID, w); err != nil {
-			return nil, err
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -37,8 +37,13 @@ func winnerNote(r *model.Resolution) string {
 // rulesLine says what each deterministic rule would pick, and whether the
 // rules agree.
 func (v conflictView) rulesLine(st Styles) string {
-	d := v.detail
-	var parts []string
+	parts, sides := rulePicks(st, v.detail, true)
+	return st.Label.Render("Rules: ") + strings.Join(parts, st.Muted.Render(" · ")) + "  " + rulesAgree(st, "rules", sides)
+}
+
+// rulePicks lists what each deterministic rule picks ("last write → B",
+// with its reason when why), and how many sides they pick between.
+func rulePicks(st Styles, d model.ConflictDetail, why bool) (parts []string, sides int) {
 	winners := map[string]bool{}
 	for _, p := range d.Picks {
 		pick := "tie"
@@ -47,15 +52,25 @@ func (v conflictView) rulesLine(st Styles) string {
 			winners[side] = true
 			pick = sideStyle(st, side).Render(side)
 		}
-		parts = append(parts, p.Strategy.Row().Short+" → "+pick+st.Muted.Render(" ("+p.Why+")"))
+		part := p.Strategy.Row().Short + " → " + pick
+		if why {
+			part += st.Muted.Render(" (" + p.Why + ")")
+		}
+		parts = append(parts, part)
 	}
-	verdict := st.Agree.Render("rules agree")
-	if len(winners) > 1 {
-		verdict = st.Split.Render("rules split")
-	} else if len(winners) == 0 {
-		verdict = st.Warn.Render("rules cannot decide")
+	return parts, len(winners)
+}
+
+// rulesAgree is the rules' verdict on sides picked, its subject rules:
+// "rules agree", "rules split" or "rules cannot decide".
+func rulesAgree(st Styles, rules string, sides int) string {
+	switch {
+	case sides > 1:
+		return st.Split.Render(rules + " split")
+	case sides == 0:
+		return st.Warn.Render(rules + " cannot decide")
 	}
-	return st.Label.Render("Rules: ") + strings.Join(parts, st.Muted.Render(" · ")) + "  " + verdict
+	return st.Agree.Render(rules + " agree")
 }
 
 func sideStyle(st Styles, side string) lipgloss.Style {

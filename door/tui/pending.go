@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -157,13 +158,10 @@ func (m *Model) heldArrived(msg heldMsg) tea.Cmd {
 	}
 	p.dropped = nil
 	switch {
-	case p.empty() && msg.err == nil:
+	case p.empty():
 		// All of it was taken out while being stored, and said.
 		delete(m.unanswered, p.id)
 		return tea.Batch(takeBack, m.settled())
-	case msg.err != nil && p.empty():
-		delete(m.unanswered, p.id)
-		return m.settled()
 	case msg.err != nil:
 		p.held = nil // nothing is held: there is nothing to write or take back
 		if p.undone.Load() {
@@ -193,8 +191,8 @@ func (m *Model) settled() tea.Cmd {
 // nothing was written.
 func (m *Model) notHeld(p *pending, err error) tea.Cmd {
 	var out []written
-	for _, c := range conflictsOf(p) {
-		out = append(out, written{conflict: c, err: err})
+	for _, a := range asked(p) {
+		out = append(out, written{conflict: a.ConflictID, err: err})
 	}
 	return func() tea.Msg { return pendingDoneMsg{id: p.id, label: p.label, form: p.form, results: out} }
 }
@@ -306,12 +304,7 @@ func (m *Model) isPending(id string) bool {
 	if p == nil {
 		return false
 	}
-	for _, c := range conflictsOf(p) {
-		if c == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(asked(p), func(a model.HeldDecision) bool { return a.ConflictID == id })
 }
 
 // pendingLine is the undo window's line at the bottom ("" when nothing

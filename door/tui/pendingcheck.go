@@ -113,25 +113,21 @@ func (m *Model) pendingChecked(msg pendingCheckedMsg) tea.Cmd {
 // each request left, in requests()' order.
 func (p *pending) takeOut(gone func(conflict string) bool) []string {
 	var keep, dropped []string
-	i := 0
-	held := func(conflict string) bool {
-		out := gone(conflict)
-		if i < len(p.held) {
-			if out {
-				dropped = append(dropped, p.held[i])
-			} else {
-				keep = append(keep, p.held[i])
-			}
+	for i, a := range asked(p) {
+		switch {
+		case i >= len(p.held):
+		case gone(a.ConflictID):
+			dropped = append(dropped, p.held[i])
+		default:
+			keep = append(keep, p.held[i])
 		}
-		i++
-		return out
 	}
-	p.reqs = slices.DeleteFunc(p.reqs, func(r model.MergeRequest) bool { return held(r.ConflictID) })
-	p.votes = slices.DeleteFunc(p.votes, func(r model.VoteRequest) bool { return held(r.ConflictID) })
-	p.reworks = slices.DeleteFunc(p.reworks, func(r model.ReworkRequest) bool { return held(r.ConflictID) })
 	if p.held != nil {
 		p.held = keep
 	}
+	p.reqs = slices.DeleteFunc(p.reqs, func(r model.MergeRequest) bool { return gone(r.ConflictID) })
+	p.votes = slices.DeleteFunc(p.votes, func(r model.VoteRequest) bool { return gone(r.ConflictID) })
+	p.reworks = slices.DeleteFunc(p.reworks, func(r model.ReworkRequest) bool { return gone(r.ConflictID) })
 	return dropped
 }
 
@@ -164,5 +160,5 @@ func (m *Model) droppedArrived(msg droppedMsg) tea.Cmd {
 	if msg.err == nil {
 		return nil
 	}
-	return m.say("The field still holds what the field would refuse (" + plainError(msg.err) + "): it will try to write it, and refuse it then.")
+	return m.say("Could not take it back from the field (" + plainError(msg.err) + "): its sweep will try to write it, and the field will refuse it then.")
 }

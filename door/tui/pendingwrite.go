@@ -53,21 +53,6 @@ func writeEach(ctx context.Context, svc review.Desk, hw review.Highway, as strin
 	return out
 }
 
-// conflictsOf lists the conflicts of p's requests, in their order.
-func conflictsOf(p *pending) []string {
-	var out []string
-	for _, r := range p.reqs {
-		out = append(out, r.ConflictID)
-	}
-	for _, r := range p.votes {
-		out = append(out, r.ConflictID)
-	}
-	for _, r := range p.reworks {
-		out = append(out, r.ConflictID)
-	}
-	return out
-}
-
 // answersOf turns the field's answers to p's held requests into the
 // screen's, each with the response its kind's form reads. asked is what
 // was asked, one for each held id: a result the field could not read its
@@ -96,15 +81,9 @@ func answersOf(asked []model.HeldDecision, res []review.HeldResult) []written {
 // its conflict and kind.
 func asked(p *pending) []model.HeldDecision {
 	var out []model.HeldDecision
-	for _, r := range p.reqs {
-		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldMerge})
-	}
-	for _, r := range p.votes {
-		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldVote})
-	}
-	for _, r := range p.reworks {
-		out = append(out, model.HeldDecision{ConflictID: r.ConflictID, Kind: model.HeldRework})
-	}
+	p.requests().Each(func(kind model.HeldKind, conflict string, _ any) {
+		out = append(out, model.HeldDecision{ConflictID: conflict, Kind: kind})
+	})
 	return out
 }
 

@@ -360,25 +360,8 @@ func previewConfidence(st Styles, u model.Unit) string {
 // picks, without its reasons: "Rules split: last write → B · confidence
 // → A · evidence → A".
 func rulesVerdict(st Styles, d model.ConflictDetail) string {
-	names := map[model.Strategy]string{model.LastWriteWins: "last write", model.ConfidenceWeighted: "confidence", model.EvidenceCount: "evidence"}
-	var parts []string
-	winners := map[string]bool{}
-	for _, p := range d.Picks {
-		pick := "tie"
-		if !p.Tie {
-			side := d.Conflict.Side(p.WinnerID)
-			winners[side] = true
-			pick = sideStyle(st, side).Render(side)
-		}
-		parts = append(parts, names[p.Strategy]+" → "+pick)
-	}
-	verdict := st.Agree.Render("Rules agree")
-	if len(winners) > 1 {
-		verdict = st.Split.Render("Rules split")
-	} else if len(winners) == 0 {
-		verdict = st.Warn.Render("Rules cannot decide")
-	}
-	return verdict + st.Muted.Render(": ") + strings.Join(parts, st.Muted.Render(" · "))
+	parts, sides := rulePicks(st, d, false)
+	return rulesAgree(st, "Rules", sides) + st.Muted.Render(": ") + strings.Join(parts, st.Muted.Render(" · "))
 }
 
 // cutLines keeps the first n lines, the last of them ending in " …" after

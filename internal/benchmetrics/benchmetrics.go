@@ -15,12 +15,25 @@ func Percentiles(b *testing.B, times []time.Duration) {
 		return
 	}
 	slices.Sort(times)
-	at := func(p float64) float64 {
-		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Nanoseconds()) / 1e6
+	b.ReportMetric(at(times, 0.50), "p50-ms")
+	b.ReportMetric(at(times, 0.99), "p99-ms")
+	b.ReportMetric(at(times, 1), "max-ms")
+}
+
+// Percentile is the p-th (0 to 1) of times in milliseconds, 0 for none;
+// times is left as it was.
+func Percentile(times []time.Duration, p float64) float64 {
+	if len(times) == 0 {
+		return 0
 	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-	b.ReportMetric(at(1), "max-ms")
+	sorted := slices.Clone(times)
+	slices.Sort(sorted)
+	return at(sorted, p)
+}
+
+// at is the p-th of sorted times, in milliseconds.
+func at(sorted []time.Duration, p float64) float64 {
+	return float64(sorted[min(len(sorted)-1, int(p*float64(len(sorted))))].Nanoseconds()) / 1e6
 }
 
 // CPUPerOp reports the process's CPU time (user and system, all threads)
@@ -28,6 +41,6 @@ func Percentiles(b *testing.B, times []time.Duration) {
 // includes waiting for a core, the CPU time does not. Call the returned
 // function after the loop.
 func CPUPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64((cpuTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
+	start := ProcessCPU()
+	return func() { b.ReportMetric(float64((ProcessCPU()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }
 }

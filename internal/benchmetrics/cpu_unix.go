@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// cpuTime is the process's CPU time so far, user and system.
-func cpuTime() time.Duration {
+// ProcessCPU is the process's CPU time so far (all its threads), user and system.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -6,8 +6,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// cpuTime is the process's CPU time so far, kernel and user.
-func cpuTime() time.Duration {
+// ProcessCPU is the process's CPU time so far (all its threads), kernel and user.
+func ProcessCPU() time.Duration {
 	var created, exited, kernel, user windows.Filetime
 	if windows.GetProcessTimes(windows.CurrentProcess(), &created, &exited, &kernel, &user) != nil {
 		return 0

@@ -84,8 +84,15 @@ type Detector struct {
 	p     params
 }
 
-// New returns a detector at level s; Off detects nothing.
-func New(s Sensitivity) Detector { return Detector{level: s, p: levels[s]} }
+// New returns a detector at level s; Off, or a level it does not know,
+// detects nothing.
+func New(s Sensitivity) Detector {
+	p, ok := levels[s]
+	if !ok {
+		s = Off // "" or a name no level has
+	}
+	return Detector{level: s, p: p}
+}
 
 // Sensitivity is the detector's level.
 func (d Detector) Sensitivity() Sensitivity { return d.level }

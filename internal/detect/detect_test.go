@@ -168,11 +168,11 @@ func TestOffDetectsNothing(t *testing.T) {
 		t.Error("medium found none")
 	}
 	for _, s := range []string{"off", "low", "medium", "high"} {
-		if v, err := ParseSensitivity(s); err != nil || string(v) != s {
+		if v, err := model.ParseSensitivity(s); err != nil || string(v) != s {
 			t.Errorf("ParseSensitivity(%q) = %q, %v", s, v, err)
 		}
 	}
-	if _, err := ParseSensitivity("loud"); err == nil {
+	if _, err := model.ParseSensitivity("loud"); err == nil {
 		t.Error("ParseSensitivity(loud) took it")
 	}
 }

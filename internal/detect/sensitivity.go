@@ -1,37 +1,20 @@
 package detect
 
-import (
-	"fmt"
-	"slices"
-)
+import "arbiter/model"
 
-// Sensitivity is how readily a field's detector opens a conflict: the
-// policy's detection_sensitivity.
-type Sensitivity string
+// Sensitivity is the policy's detection_sensitivity (model.Sensitivity):
+// how readily the detector opens a conflict. Low opens one only on strong
+// evidence (values far apart, claims stated in nearly the same words);
+// high on weaker evidence too, asking a person more often to dismiss one.
+type Sensitivity = model.Sensitivity
 
+// The levels, by their short names here.
 const (
-	// Off detects nothing: only declared contradictions open conflicts.
-	Off Sensitivity = "off"
-	// Low opens a conflict only on strong evidence: values far apart,
-	// claims stated in nearly the same words.
-	Low Sensitivity = "low"
-	// Medium is the default of a new field.
-	Medium Sensitivity = "medium"
-	// High opens a conflict on weaker evidence, and asks a person more
-	// often to dismiss one.
-	High Sensitivity = "high"
+	Off    = model.SensitivityOff
+	Low    = model.SensitivityLow
+	Medium = model.SensitivityMedium
+	High   = model.SensitivityHigh
 )
-
-// Sensitivities lists the levels from none to most.
-var Sensitivities = []Sensitivity{Off, Low, Medium, High}
-
-// ParseSensitivity reads a level by its name.
-func ParseSensitivity(s string) (Sensitivity, error) {
-	if v := Sensitivity(s); slices.Contains(Sensitivities, v) {
-		return v, nil
-	}
-	return "", fmt.Errorf("detection sensitivity %q: use off, low, medium or high", s)
-}
 
 // params are a level's thresholds.
 type params struct {

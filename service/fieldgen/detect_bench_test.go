@@ -14,12 +14,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/metrics"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"arbiter/internal/benchmetrics"
 	"arbiter/model"
 	"arbiter/service/fieldgen"
 	"arbiter/service/fieldgen/benchfield"
@@ -86,9 +86,9 @@ func recordDetection(b *testing.B, path string) {
 			b.StartTimer()
 		}
 		req := benchUnit(r, i)
-		t, c := time.Now(), processCPU()
+		t, c := time.Now(), benchmetrics.ProcessCPU()
 		res, err := turns[k].svc.Record(ctx, "res-iris", req)
-		cpu[k] = append(cpu[k], processCPU()-c)
+		cpu[k] = append(cpu[k], benchmetrics.ProcessCPU()-c)
 		wall[k] = append(wall[k], time.Since(t))
 		if err != nil {
 			b.Fatal(err)
@@ -102,8 +102,8 @@ func recordDetection(b *testing.B, path string) {
 			name  string
 			times []time.Duration
 		}{{turn.name, wall[k]}, {turn.name + "-cpu", cpu[k]}} {
-			b.ReportMetric(percentile(m.times, 0.50), "p50-"+m.name+"-ms")
-			p99[m.name] = percentile(m.times, 0.99)
+			b.ReportMetric(benchmetrics.Percentile(m.times, 0.50), "p50-"+m.name+"-ms")
+			p99[m.name] = benchmetrics.Percentile(m.times, 0.99)
 			b.ReportMetric(p99[m.name], "p99-"+m.name+"-ms")
 		}
 	}
@@ -194,14 +194,4 @@ func heapPeak() func() uint64 {
 		wg.Wait()
 		return top.Load()
 	}
-}
-
-// percentile is the p-th of times in milliseconds.
-func percentile(times []time.Duration, p float64) float64 {
-	if len(times) == 0 {
-		return 0
-	}
-	s := slices.Clone(times)
-	slices.Sort(s)
-	return float64(s[min(len(s)-1, int(p*float64(len(s))))].Microseconds()) / 1000
 }

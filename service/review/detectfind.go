@@ -70,11 +70,7 @@ type finder struct {
 }
 
 func newFinder(level model.Sensitivity, cache *detect.Cache) finder {
-	l, err := detect.ParseSensitivity(string(level))
-	if err != nil {
-		l = detect.Off
-	}
-	return finder{level: level, d: detect.New(l), cache: cache}
+	return finder{level: level, d: detect.New(level), cache: cache}
 }
 
 // text reads u for the detector (through the cache, when there is one).
