@@ -111,6 +111,34 @@ func TestNegationAndOppositeTerms(t *testing.T) {
 	}
 }
 
+// TestOppositeTermsOnTwoObjects: one subject acting on two things with a
+// pair of opposite terms says two things, not one and its opposite; the
+// same terms on one object still contradict.
+func TestOppositeTermsOnTwoObjects(t *testing.T) {
+	d := New(Medium)
+	cases := []struct {
+		a, b     string
+		conflict bool
+	}{
+		{"The webhook dispatcher rejects out-of-order events.", "The webhook dispatcher accepts hot partitions.", false},
+		{"The webhook dispatcher rejects out-of-order events when the acquirer answers after the timeout.",
+			"The webhook dispatcher accepts hot partitions when the acquirer answers after the timeout.", false},
+		{"The proxy allows uploads from partners.", "The proxy blocks downloads from partners.", false},
+		{"We raised the rate limit for partners.", "We lowered the retry budget for partners.", false},
+		{"The feature flag is enabled in staging.", "The feature flag is disabled in production.", false},
+		{"The webhook dispatcher rejects out-of-order events.", "The webhook dispatcher accepts out-of-order events.", true},
+		{"The team approved the budget increase.", "The team rejected the increase.", true},
+		{"We raised the rate limit for partners.", "We lowered the rate limit for partners.", true},
+		{"Security patching of the VPN appliance is high priority.", "VPN appliance patching has low priority.", true},
+	}
+	for _, c := range cases {
+		f, ok := d.Compare(analyse(c.a), analyse(c.b))
+		if ok != c.conflict {
+			t.Errorf("%q against %q: conflict %v (%s, %.2f), want %v", c.a, c.b, ok, f.Signal, f.Score, c.conflict)
+		}
+	}
+}
+
 func TestTemporalSupersession(t *testing.T) {
 	d := New(Medium)
 	later := analyse("We switched from Jenkins to GitHub Actions for the backend repos last sprint.")

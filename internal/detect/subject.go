@@ -198,6 +198,9 @@ func (t *Text) neighbours() {
 }
 
 func (t *Text) findNeighbour(i, side int) int {
+	if side > 0 && t.toks[i].pole.group != 0 && !t.predicative(i, 0) {
+		return t.object(i)
+	}
 	prep := false
 	for j, prev := i+side, i; j >= 0 && j < len(t.toks); j, prev = j+side, j {
 		if t.toks[max(prev, j)].before >= brkComma || t.used[j] {
@@ -214,6 +217,28 @@ func (t *Text) findNeighbour(i, side int) int {
 		case side > 0 && tk.lx&lxPreposition != 0 && !prep:
 			prep = true
 		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// object is the first content word after an opposite term at i that no
+// copula comes before, past at most three short words: what the term acts
+// on ("rejects out-of-order events", "raised the limit"). Two claims with
+// one pair of terms and two objects are about two things ("rejects
+// out-of-order events", "accepts hot partitions"); a term said of its
+// subject ("is high priority") is followed by what it says, not by an
+// object. -1 when there is none.
+func (t *Text) object(i int) int {
+	for j := i + 1; j < len(t.toks) && j <= i+4; j++ {
+		if t.toks[j].before >= brkComma || t.used[j] {
+			return -1
+		}
+		switch tk := t.toks[j]; {
+		case tk.kind == kWord && tk.pole.group == 0:
+			return j
+		case tk.kind != kStop:
 			return -1
 		}
 	}
