@@ -37,6 +37,7 @@ func (m *Model) switchView(delta int) tea.Cmd {
 	v := vs[q.tab]
 	q.viewOf, q.all, q.mineOnly = v, v.All, v.Mine
 	q.cursor, q.top, q.opened = 0, 0, false
+	q.rows, q.loaded = nil, false // "Reading the field…", not the rows of the tab before
 	return m.reloadQueue()
 }
 

@@ -44,7 +44,10 @@ func TestViewsShowAsTabsAndKeepWhatTheirQueriesAsk(t *testing.T) {
 
 	s.press(s.k.NextView) // Mine: what is lead-tomas's turn
 	s.waitFor("showing the view “Mine”")
-	f = s.waitGone("conflict-011")
+	hasRows := func(f string) bool { return len(rows(ansi.Strip(f))) > 0 }
+	f = ansi.Strip(s.until(testwait.Deadline, "the rows of the view Mine", func(f string) bool {
+		return hasRows(f) && !strings.Contains(f, "conflict-011")
+	}))
 	for _, id := range rows(f) {
 		if d := detailOf(t, svc, id); id != "conflict-009" && d.Conflict.Status != "pending_vote" {
 			t.Errorf("the view Mine shows %s, not lead-tomas's to act on:\n%s", id, f)
@@ -56,7 +59,9 @@ func TestViewsShowAsTabsAndKeepWhatTheirQueriesAsk(t *testing.T) {
 
 	s.press(s.k.NextView) // Overdue: conflict-011 alone
 	s.waitFor("showing the view “Overdue”")
-	f = s.waitGone("conflict-009")
+	f = ansi.Strip(s.until(testwait.Deadline, "the rows of the view Overdue", func(f string) bool {
+		return hasRows(f) && !strings.Contains(f, "conflict-009")
+	}))
 	if got := rows(f); len(got) != 1 || got[0] != "conflict-011" {
 		t.Errorf("the view Overdue shows %v, want conflict-011 alone:\n%s", got, f)
 	}
@@ -64,12 +69,21 @@ func TestViewsShowAsTabsAndKeepWhatTheirQueriesAsk(t *testing.T) {
 	s.press(s.k.PrevView)
 	s.press(s.k.PrevView)
 	s.press(s.k.PrevView) // back round to Resolved: factual, resolved
-	s.waitFor("showing the view “Resolved”")
+	f = ansi.Strip(s.waitFor("showing the view “Resolved”"))
 	// The view's own rows: the tab's name shows at once, the rows once the
-	// field has answered (until then the rows of the view before).
+	// field has answered; until then it says it is reading them, never
+	// showing the rows of the view before under the new name.
 	resolvedFactual := func(id string) bool {
 		d := detailOf(t, svc, id)
 		return d.Conflict.Status == "resolved" && d.Conflict.Type == "factual"
+	}
+	for _, id := range rows(f) {
+		if !resolvedFactual(id) {
+			t.Errorf("under the name Resolved, before its rows came, the screen showed %s of another view:\n%s", id, f)
+		}
+	}
+	if len(rows(f)) == 0 && !strings.Contains(f, "Reading the field…") {
+		t.Errorf("the view Resolved shows no rows and does not say it is reading them:\n%s", f)
 	}
 	f = s.until(testwait.Deadline, "the rows of the view Resolved", func(f string) bool {
 		ids := rows(ansi.Strip(f))
