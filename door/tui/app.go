@@ -193,8 +193,14 @@ func (m *Model) reloadQueue() tea.Cmd {
 }
 
 // loadQueue reads the queue's first limit rows, ordered for the person
-// at the screen once they are known.
+// at the screen. Until the field has said who the person named is, it
+// reads nothing: the answer to who they are loads the queue, and a queue
+// read before it (a sweep's change) would place the cursor without the
+// person's turn, where it would stay.
 func (m *Model) loadQueue(limit int) tea.Cmd {
+	if m.opt.As != "" && m.me.ID == "" && m.meErr == nil {
+		return nil
+	}
 	m.queueSeq++
 	q := m.queue.query(limit)
 	if m.me.ID != "" {
