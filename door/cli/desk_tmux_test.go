@@ -268,6 +268,7 @@ func TestTheDeskSmallOnesInATerminal(t *testing.T) {
 			op.run("resize-window", "-x", "50", "-y", "10")
 			op.waitFor("Terminal too small")
 			op.send("Enter", "X", "d")
+			op.waitForFlat("3 keys ignored until it is larger") // handled while small, before the resize
 			op.run("resize-window", "-x", itoa(w), "-y", itoa(h))
 			scr = op.waitFor("▸ conflict-008")
 			if strings.Contains(scr, "factual conflict ·") || strings.Contains(scr, "Dismiss conflict-008") {

@@ -124,6 +124,9 @@ type Model struct {
 	queueSeq  int
 	footer    string
 	flashID   int
+	// keysIgnored counts the keys pressed while the terminal was too
+	// small (tooSmallView).
+	keysIgnored int
 }
 
 // New builds the screen over svc.
@@ -244,8 +247,7 @@ func (m *Model) render() string {
 		return ""
 	}
 	if m.tooSmall() {
-		return fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d.\nEnlarge it, or press %s to quit.",
-			minWidth, minHeight, m.width, m.height, keyOf(m.quitKey()))
+		return m.tooSmallView()
 	}
 	header := m.headerView()
 	footer := m.footer
@@ -268,6 +270,21 @@ func (m *Model) render() string {
 // tooSmall reports whether the terminal is too small to draw the screen
 // in: it then says so, and only the quit keys work.
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+// tooSmallView says the terminal is too small, wrapped at words to its
+// width, and how many keys were set aside meanwhile: a key pressed does
+// nothing on a screen nobody sees, and the person is told so.
+func (m *Model) tooSmallView() string {
+	s := fmt.Sprintf("Terminal too small: arbiter needs %d×%d, this one is %d×%d. Enlarge it, or press %s to quit.",
+		minWidth, minHeight, m.width, m.height, keyOf(m.quitKey()))
+	switch {
+	case m.keysIgnored == 1:
+		s += " 1 key ignored until it is larger."
+	case m.keysIgnored > 1:
+		s += fmt.Sprintf(" %d keys ignored until it is larger.", m.keysIgnored)
+	}
+	return strings.Join(wrapLines(s, m.width), "\n")
+}
 
 // bodyHeight is the height between the header and the footer (or the
 // quick decision's prompt, which may take more than one line).

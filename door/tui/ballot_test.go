@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 
 	"github.com/charmbracelet/x/ansi"
@@ -109,7 +110,7 @@ func (d *driver) waitForWrapped(texts ...string) string {
 		}
 		return true
 	}
-	return ansi.Strip(d.until(10*time.Second, fmt.Sprintf("%q", texts), has))
+	return ansi.Strip(d.until(testwait.Deadline, fmt.Sprintf("%q", texts), has))
 }
 
 // flatText is a frame without style, its lines joined by one space.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/service/demo"
 	"arbiter/service/review"
@@ -98,7 +99,7 @@ func TestASessionThatEndsInTheUndoWindowWritesTheDecision(t *testing.T) {
 	endSession()
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("the session's end did not end the screen")
 	}
 	d := detailOf(t, svc, "conflict-008")

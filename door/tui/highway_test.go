@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/service/demo"
 	"arbiter/service/review"
@@ -192,7 +193,7 @@ func TestTheScreenExecutesFallbacksWhenTheirDeadlinePasses(t *testing.T) {
 	s.waitFor("conflict-012's deadline passed: evidence_count")
 	// The queue, once read (the sweep may finish before it is), keeps
 	// conflict-011, which has no fallback, and loses conflict-012.
-	s.until(10*time.Second, "conflict-011 without conflict-012 in the queue", func(frame string) bool {
+	s.until(testwait.Deadline, "conflict-011 without conflict-012 in the queue", func(frame string) bool {
 		f := ansi.Strip(frame)
 		return strings.Contains(f, "conflict-011") && !strings.Contains(f, "conflict-012 ")
 	})

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/service/review"
 	rt "arbiter/service/review/reviewtest"
@@ -103,7 +104,7 @@ func hostileConflict(t testing.TB, content string) (*rt.Field, rt.Pair) {
 func openHostile(t testing.TB, svc *review.Service, id string, w, h int) *driver {
 	t.Helper()
 	d := start(t, svc, rt.Operator, w, h, func(o *Options) { o.Now, o.UndoWindow = time.Now, 0 })
-	d.until(10*time.Second, "the queue", func(f string) bool { return strings.Contains(f, "▸ "+id) })
+	d.until(testwait.Deadline, "the queue", func(f string) bool { return strings.Contains(f, "▸ "+id) })
 	d.send(keyMsg("enter"))
 	return d
 }

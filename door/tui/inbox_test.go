@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/service/demo"
 
@@ -62,7 +63,7 @@ func TestInboxListsNoticesNewestFirstAndOpensTheirConflict(t *testing.T) {
 func waitForWords(s *driver, text string) string {
 	s.t.Helper()
 	want := strings.Join(strings.Fields(text), " ")
-	return ansi.Strip(s.until(10*time.Second, fmt.Sprintf("%q", text), func(frame string) bool {
+	return ansi.Strip(s.until(testwait.Deadline, fmt.Sprintf("%q", text), func(frame string) bool {
 		return strings.Contains(strings.Join(strings.Fields(ansi.Strip(frame)), " "), want)
 	}))
 }

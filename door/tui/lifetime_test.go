@@ -53,7 +53,7 @@ func TestQuittingTheScreenStopsItsWatchOnTheField(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the screen ended with %v", err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("q did not end the screen")
 	}
 	if !until(func() bool { return svc.waiting.Load() == 0 }) {
@@ -83,7 +83,7 @@ func TestEndingTheSessionsContextEndsTheScreenAndItsWatch(t *testing.T) {
 	endSession()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("the session's end did not end the screen")
 	}
 	if !until(func() bool { return svc.waiting.Load() == 0 }) {

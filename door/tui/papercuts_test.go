@@ -9,6 +9,8 @@ import (
 
 	"arbiter/model"
 	"arbiter/service/demo"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // While the terminal is too small to draw in, keys act on nothing: the
@@ -20,8 +22,17 @@ func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
 	s.send(windowSize(50, 10))
 	s.waitFor("Terminal too small")
 	s.keys("enter", "d", "X", "?", "j", "j")
+	f := s.waitForWrapped("6 keys ignored until it is larger.")
+	for _, l := range strings.Split(f, "\n") {
+		if w := ansi.StringWidth(l); w > 50 {
+			t.Errorf("a line of the message is %d cells wide, wider than the terminal's 50: %q", w, l)
+		}
+	}
+	if !strings.Contains(flatText(f), "this one is 50×10.") {
+		t.Errorf("the message lost its words to the terminal's width:\n%s", f)
+	}
 	s.send(windowSize(100, 30))
-	f := s.waitFor("▸ conflict-008")
+	f = s.waitFor("▸ conflict-008")
 	if strings.Contains(f, "Rules:") || strings.Contains(f, "Dismiss") || strings.Contains(f, "where you are") {
 		t.Errorf("keys pressed while the terminal was too small acted:\n%s", f)
 	}

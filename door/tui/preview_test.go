@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
-	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/service/demo"
 
 	"github.com/charmbracelet/x/ansi"
@@ -41,7 +41,7 @@ func TestThePreviewFollowsTheCursorAndShowsWhatItKeptAtOnce(t *testing.T) {
 	}
 	s.waitFor("A: mem-035", "Routed to you (ops-maya)")
 	// Then the rows beside it are read, one at a time.
-	s.until(10*time.Second, "the rows beside the cursor read", func(string) bool { return s.m.preview.loading == "" })
+	s.until(testwait.Deadline, "the rows beside the cursor read", func(string) bool { return s.m.preview.loading == "" })
 	s.send(keyMsg("k"))
 	if f := s.frameNow(); !strings.Contains(f, "A: mem-023 by ana-quill") || !strings.Contains(f, "Shadow reconciliation") {
 		t.Errorf("a row read before is not shown whole at once:\n%s", f)

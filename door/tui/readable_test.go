@@ -7,8 +7,8 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
+	"arbiter/internal/testwait"
 	"arbiter/model"
 	"arbiter/service/review"
 	"arbiter/store"
@@ -106,7 +106,7 @@ func TestAfterAFormDecisionTheCursorGoesToTheFirstRowStillWaiting(t *testing.T) 
 	before := s.loads()
 	s.keys("y")
 	s.waitFor("Written.")
-	s.until(10*time.Second, "the queue read again", func(string) bool { return s.queueLoads > before })
+	s.until(testwait.Deadline, "the queue read again", func(string) bool { return s.queueLoads > before })
 	if d := detailOf(t, svc, "conflict-008"); d.Conflict.Status != model.StatusResolved {
 		t.Fatalf("conflict-008 is %s", d.Conflict.Status)
 	}

@@ -31,6 +31,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		if !m.tooSmall() {
+			m.keysIgnored = 0
+		}
 		return m.layout()
 	case tea.BackgroundColorMsg:
 		m.setTheme(Theme{Dark: msg.IsDark(), NoColor: m.opt.NoColor})
@@ -244,6 +247,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(msg, m.quitKey()) {
 			return m.quit()
 		}
+		m.keysIgnored++
 		return nil
 	}
 	if _, ok := m.top().(helpScreen); ok {
