@@ -148,10 +148,25 @@ func TestTheDeskCutsNothingSilentlyInATerminal(t *testing.T) {
 			s.send("Enter")
 			s.waitFor("conflict-014  strategic conflict")
 			s.send("Tab")
-			seen := s.waitFor("B mem-047")
-			for range 12 {
+			// The unit drawn (its first line), then walked down a line at
+			// a time, each line's frame waited for: keys sent at once
+			// scrolled a loaded screen to the end before the unit was
+			// drawn, and the frames between were never seen.
+			scr = s.waitFor("B mem-047", "Keep Quarry warm for 7 days")
+			seen := scr
+			pos := regexp.MustCompile(`(\d+)–(\d+) of (\d+) [↑↓]+ ──╯`)
+			for range 30 {
+				m := pos.FindStringSubmatch(scr)
+				if m == nil || m[2] == m[3] {
+					break // all of it shows, or its last line does
+				}
 				s.send("j")
-				seen += s.screen()
+				testwait.For(t, "the pane's next line", func() bool {
+					scr = s.screen()
+					n := pos.FindStringSubmatch(scr)
+					return n != nil && n[1] != m[1]
+				})
+				seen += scr
 			}
 			for _, want := range []string{"$7.3k", "$31.4k", "$13.4k", "Total", "On-call (two stacks)"} {
 				if !strings.Contains(seen, want) {

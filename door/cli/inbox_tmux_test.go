@@ -179,7 +179,7 @@ func TestTheFiguresFollowTheFieldInARealTerminal(t *testing.T) {
 			scr := s.screen()
 			for i := 0; i < 60 && !strings.Contains(scr, "Agents whose units collide most"); i++ {
 				s.send("j")
-				scr = s.screen()
+				scr = s.waitChange(scr) // each line drawn before the next key, or a loaded screen scrolls past
 			}
 			_, person, found := strings.Cut(scr, "by person")
 			person, _, _ = strings.Cut(person, "Agents whose units")
