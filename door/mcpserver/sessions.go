@@ -238,6 +238,7 @@ func (h *HTTP) closeRevoked() {
 	if n == 0 {
 		return
 	}
+	asked := time.Now()
 	toks, err := h.svc.Tokens(h.ctx)
 	if err != nil {
 		return
@@ -246,15 +247,24 @@ func (h *HTTP) closeRevoked() {
 	for _, k := range toks {
 		held[k.Hash] = true
 	}
-	var gone []*tracked
+	for _, t := range h.revoked(held, asked) {
+		h.end(t, "as its token was revoked")
+	}
+}
+
+// revoked are the sessions begun before asked whose token is not among
+// held, the tokens the field held at asked. A session begun since was let
+// in on a token newer than what was read (one issued meanwhile) and is
+// checked at the next change or tick: ending it would end a client just
+// let in (TestHTTPInboxNoticeReachesItsAgent, on a loaded machine).
+func (h *HTTP) revoked(held map[string]bool, asked time.Time) []*tracked {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	var gone []*tracked
 	for _, t := range h.sessions {
-		if !held[t.hash] {
+		if !held[t.hash] && t.began.Before(asked) {
 			gone = append(gone, t)
 		}
 	}
-	h.mu.Unlock()
-	for _, t := range gone {
-		h.end(t, "as its token was revoked")
-	}
+	return gone
 }
