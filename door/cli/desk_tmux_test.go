@@ -49,6 +49,30 @@ func toRow(t *testing.T, s *tmuxSession, id string) {
 	s.send("Enter") // keep the filter
 }
 
+// walk presses key until the position line at matches says the end
+// (or there is none: all of it shows), each step's frame waited for by
+// its first line's number changing, and returns every frame from scr on.
+// Keys sent at once let a loaded screen skip frames, so that what they
+// held was never seen.
+func walk(t *testing.T, s *tmuxSession, scr, key string, at *regexp.Regexp, end func(m []string) bool) string {
+	t.Helper()
+	var seen strings.Builder
+	for range 30 {
+		seen.WriteString(scr)
+		m := at.FindStringSubmatch(scr)
+		if m == nil || end(m) {
+			break
+		}
+		s.send(key)
+		testwait.For(t, "the next frame after "+key, func() bool {
+			scr = s.screen()
+			n := at.FindStringSubmatch(scr)
+			return n != nil && n[1] != m[1]
+		})
+	}
+	return seen.String()
+}
+
 // 1. Beside the queue, on 160 columns, the conflict under the cursor:
 // what is disputed, its route, both sides; it follows the cursor. On 80
 // columns its key says why it does not show.
@@ -98,22 +122,8 @@ func TestTheDeskHelpInATerminal(t *testing.T) {
 				scr = s.screen()
 				return strings.Contains(scr, "The queue — where you are") && at.MatchString(scr)
 			})
-			var seen strings.Builder
-			for range 30 {
-				seen.WriteString(scr)
-				m := at.FindStringSubmatch(scr)
-				if m == nil || m[2] == "" {
-					break // the help's end
-				}
-				s.send("PageDown")
-				// The next page, drawn whole: its position line says so.
-				testwait.For(t, "the help's next page", func() bool {
-					scr = s.screen()
-					n := at.FindStringSubmatch(scr)
-					return n != nil && n[1] != m[1]
-				})
-			}
-			all := flat(seen.String())
+			seen := walk(t, s, scr, "PageDown", at, func(m []string) bool { return m[2] == "" })
+			all := flat(seen)
 			for _, want := range []string{"The queue — where you are", "A conflict", "Forms", "A confirmation", "Everywhere",
 				"a/← choose A:", "tab next field:", "tab switch pane:", "enter open:", "enter write it:"} {
 				if !strings.Contains(all, want) {
@@ -153,27 +163,14 @@ func TestTheDeskCutsNothingSilentlyInATerminal(t *testing.T) {
 			// scrolled a loaded screen to the end before the unit was
 			// drawn, and the frames between were never seen.
 			scr = s.waitFor("B mem-047", "Keep Quarry warm for 7 days")
-			seen := scr
-			pos := regexp.MustCompile(`(\d+)–(\d+) of (\d+) [↑↓]+ ──╯`)
-			for range 30 {
-				m := pos.FindStringSubmatch(scr)
-				if m == nil || m[2] == m[3] {
-					break // all of it shows, or its last line does
-				}
-				s.send("j")
-				testwait.For(t, "the pane's next line", func() bool {
-					scr = s.screen()
-					n := pos.FindStringSubmatch(scr)
-					return n != nil && n[1] != m[1]
-				})
-				seen += scr
-			}
+			pos := regexp.MustCompile(`─ (\d+)–(\d+) of (\d+) [↑↓]+ ──╯`)
+			seen := walk(t, s, scr, "j", pos, func(m []string) bool { return m[2] == m[3] })
 			for _, want := range []string{"$7.3k", "$31.4k", "$13.4k", "Total", "On-call (two stacks)"} {
 				if !strings.Contains(seen, want) {
 					t.Errorf("the table of mem-047 never showed %q:\n%s", want, s.screen())
 				}
 			}
-			if size[1] == 24 && !regexp.MustCompile(`─ \d+–\d+ of \d+ [↑↓]+ ──╯`).MatchString(seen) {
+			if size[1] == 24 && !pos.MatchString(seen) {
 				t.Errorf("the pane never said which of its lines show:\n%s", s.screen())
 			}
 			// Each esc is let act before the next key: a key right after

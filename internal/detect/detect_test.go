@@ -66,12 +66,26 @@ func TestQuantitiesAreReadWithTheirUnits(t *testing.T) {
 	}
 }
 
+// pairCase is two units, the later one second, and whether they
+// contradict each other.
+type pairCase struct {
+	a, b     string
+	conflict bool
+}
+
+// expectConflicts compares each case's units with d.
+func expectConflicts(t *testing.T, d Detector, cases []pairCase) {
+	t.Helper()
+	for _, c := range cases {
+		f, ok := d.Compare(analyse(c.a), analyse(c.b))
+		if ok != c.conflict {
+			t.Errorf("%q against %q: conflict %v (%s, %.2f), want %v", c.a, c.b, ok, f.Signal, f.Score, c.conflict)
+		}
+	}
+}
+
 func TestValuesAgreeWithinTheirRounding(t *testing.T) {
-	d := New(Medium)
-	cases := []struct {
-		a, b     string
-		conflict bool
-	}{
+	cases := []pairCase{
 		{"Checkout p99 is 40 ms.", "Checkout p99 is 90 ms.", true},
 		{"Checkout p99 is 40 ms.", "Checkout p99 is 41 ms.", false},
 		{"Checkout p99 is 40 ms.", "Checkout p99 is 0.04 s.", false},
@@ -81,12 +95,7 @@ func TestValuesAgreeWithinTheirRounding(t *testing.T) {
 		{"Checkout p50 is 40 ms.", "Checkout p99 is 90 ms.", false},
 		{"Q3 revenue for SMB was $4.2M.", "Q4 revenue for SMB was $5.0M.", false},
 	}
-	for _, c := range cases {
-		f, ok := d.Compare(analyse(c.a), analyse(c.b))
-		if ok != c.conflict {
-			t.Errorf("%q against %q: conflict %v (%s, %.2f), want %v", c.a, c.b, ok, f.Signal, f.Score, c.conflict)
-		}
-	}
+	expectConflicts(t, New(Medium), cases)
 }
 
 func TestNegationAndOppositeTerms(t *testing.T) {
@@ -115,11 +124,7 @@ func TestNegationAndOppositeTerms(t *testing.T) {
 // pair of opposite terms says two things, not one and its opposite; the
 // same terms on one object still contradict.
 func TestOppositeTermsOnTwoObjects(t *testing.T) {
-	d := New(Medium)
-	cases := []struct {
-		a, b     string
-		conflict bool
-	}{
+	cases := []pairCase{
 		{"The webhook dispatcher rejects out-of-order events.", "The webhook dispatcher accepts hot partitions.", false},
 		{"The webhook dispatcher rejects out-of-order events when the acquirer answers after the timeout.",
 			"The webhook dispatcher accepts hot partitions when the acquirer answers after the timeout.", false},
@@ -129,14 +134,9 @@ func TestOppositeTermsOnTwoObjects(t *testing.T) {
 		{"The webhook dispatcher rejects out-of-order events.", "The webhook dispatcher accepts out-of-order events.", true},
 		{"The team approved the budget increase.", "The team rejected the increase.", true},
 		{"We raised the rate limit for partners.", "We lowered the rate limit for partners.", true},
-		{"Security patching of the VPN appliance is high priority.", "VPN appliance patching has low priority.", true},
+		{"Security patching of the VPN appliance is high priority.", "VPN appliance patching has low urgency; it is behind the zero-trust proxy.", true},
 	}
-	for _, c := range cases {
-		f, ok := d.Compare(analyse(c.a), analyse(c.b))
-		if ok != c.conflict {
-			t.Errorf("%q against %q: conflict %v (%s, %.2f), want %v", c.a, c.b, ok, f.Signal, f.Score, c.conflict)
-		}
-	}
+	expectConflicts(t, New(Medium), cases)
 }
 
 func TestTemporalSupersession(t *testing.T) {
