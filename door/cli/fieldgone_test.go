@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,7 +18,7 @@ import (
 )
 
 // A field file deleted or replaced under a running arbiter: every
-// process refuses to write into it, loudly (FIELD_GONE), and serve's
+// process refuses to read or write it, loudly (FIELD_GONE), and serve's
 // /healthz says 503. Nothing is accepted that a restart would lose.
 
 const goneWords = "is no longer at its path: it was deleted or replaced; nothing was written"
@@ -54,7 +55,7 @@ func healthz(t *testing.T, addr string) int {
 	return resp.StatusCode
 }
 
-func TestServeRefusesWritesAndIsUnhealthyOnceTheFieldFileIsGone(t *testing.T) {
+func TestServeRefusesAgentsAndIsUnhealthyOnceTheFieldFileIsGone(t *testing.T) {
 	for _, how := range []string{"deleted", "replaced", "made read-only"} {
 		t.Run(strings.ReplaceAll(how, " ", "-"), func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "demo.db")
@@ -83,9 +84,29 @@ func TestServeRefusesWritesAndIsUnhealthyOnceTheFieldFileIsGone(t *testing.T) {
 			if how == "made read-only" {
 				return // the open file still takes writes; a restart would open it read-only
 			}
-			e := mcptest.Refusal(c, mcpserver.ToolRecord, jsonMap(t, recordPayload("p99 is 90 ms", 0.6, "")))
-			if e.Code != model.CodeFieldGone || !strings.Contains(e.Message, db+" "+goneWords) {
-				t.Fatalf("a record after the field file was %s: %+v", how, e)
+			// The token cannot be checked: the agent is told to try
+			// later, the log says why.
+			req, err := http.NewRequest(http.MethodPost, "http://"+srv.httpAddr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "the field does not answer") ||
+				strings.Contains(string(body), db) {
+				t.Fatalf("an MCP request after the field file was %s: %d %s", how, resp.StatusCode, body)
+			}
+			until(t, "the log saying why the request was refused", func() bool {
+				return strings.Contains(srv.logText(), "503, the field does not answer: FIELD_GONE")
+			})
+			if strings.Contains(srv.logText(), token) {
+				t.Fatal("the log shows the token")
 			}
 			if _, err := os.Stat(db); how == "deleted" && !os.IsNotExist(err) {
 				t.Errorf("something was made at the deleted field's path: %v", err)
@@ -156,18 +177,34 @@ func TestDeliverStopsLoudlyOnceTheFieldFileIsGone(t *testing.T) {
 	}
 }
 
+// A decision typed while the field file was in place and accepted after
+// it went is not written, and the screen says so; the screen then says
+// the file is gone, and a decision started after that is refused at once
+// with the reason.
 func TestTheScreenSaysNotWrittenOnceTheFieldFileIsGone(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "demo.db")
 	ok(t, "init", "--db", db, "--demo")
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 	op := newTmux(t, 150, 40, env, "--db", db, "--as", "ops-maya")
 	op.waitForFlat("▸ conflict-008")
-	removeField(t, db)
 	op.send("B")
-	op.waitForFlat("Keep B conflict-008")
+	op.waitForFlat("Keep B conflict-008") // its plan read from the field
 	op.typeText("Production numbers win.")
+	op.waitForFlat("› Production numbers win.")
+	removeField(t, db)
 	op.send("Enter")
 	op.waitForFlat("Not written: conflict-008: the field file", goneWords)
+	op.waitForFlat("FIELD FILE GONE")
+	op.send("A")
+	disabled := "Deciding is disabled: the field file " + db + " " + goneWords
+	op.waitForFlat(disabled)
+	// The conflict cannot be read either: the screen says why, whole, and
+	// a decision key there says it too rather than waiting for the read.
+	op.send("Enter")
+	op.waitForFlat("the field file " + db + " " + goneWords + " (restart arbiter on the field, restored from a backup if it was deleted)")
+	op.waitGone("Deciding is disabled")
+	op.send("d")
+	op.waitForFlat(disabled)
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("something was made at the deleted field's path: %v", err)
 	}

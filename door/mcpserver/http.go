@@ -168,7 +168,10 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	a, ok, err := h.svc.TokenAgent(r.Context(), token)
 	if err != nil {
-		http.Error(w, "the field does not answer", http.StatusServiceUnavailable)
+		// Why goes to the log only: the caller is not known yet.
+		h.opts.Log("refused field", fmt.Sprintf("mcp: refused %s from %s: 503, the field does not answer: %v", r.Method, r.RemoteAddr, err))
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "the field does not answer, so the token cannot be checked: try again later", http.StatusServiceUnavailable)
 		return
 	}
 	if !ok {

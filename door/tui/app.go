@@ -67,6 +67,9 @@ type Model struct {
 	agents   []model.Agent
 	policy   model.Policy
 	readOnly string
+	// gone says why the field's file is no longer at its path, as the
+	// watch found (the store refuses every read and write meanwhile).
+	gone string
 
 	// Quick decisions, their undo window and what they wrote.
 	prompt    *prompt
@@ -225,6 +228,8 @@ func (m *Model) canDecide() string {
 	switch {
 	case m.readOnly != "":
 		return "the field is read-only (" + m.readOnly + ")"
+	case m.gone != "":
+		return m.gone
 	case m.opt.As == "":
 		return "nobody is named as the caller: start arbiter with --as ID"
 	case m.meErr != nil:
@@ -303,6 +308,9 @@ func (m *Model) headerView() string {
 	rest := "  " + who
 	if m.readOnly != "" {
 		rest += "  " + st.ReadOnly.Render("READ-ONLY")
+	}
+	if m.gone != "" {
+		rest += "  " + st.Error.Render("FIELD FILE GONE") // a decision key says why
 	}
 	if file, ok := m.svc.Offline(); ok {
 		rest += "  " + st.ReadOnly.Render("OFFLINE") + st.Muted.Render(" decisions go to "+safetext.Line(file))

@@ -217,6 +217,12 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if !v.loaded && key.Matches(msg, k.Decide, k.Synthesize, k.Vote, k.KeepA, k.KeepB, k.Dismiss, k.Approve, k.SendBack,
 		k.Modify, k.Reopen) {
+		switch why := m.canDecide(); {
+		case why != "":
+			return m.say("Deciding is disabled: " + why + ".")
+		case v.err != nil:
+			return m.say("Nothing to decide on: " + safetext.Line(v.id) + " could not be read (" + keyOf(k.Back) + " goes back).")
+		}
 		// A key that acts on the conflict, pressed before it is read:
 		// it acts once it is (detailLoaded), rather than not at all.
 		m.keyAfterLoad = &pressedOn{id: v.id, key: msg}
@@ -425,9 +431,6 @@ func (m *Model) conflictHelp() []key.Binding {
 }
 
 func (v conflictView) view(st Styles, k keymap.Map, who onlooker) string {
-	if v.err != nil {
-		return st.Error.Render(safetext.Line(plainError(v.err)))
-	}
 	if !v.loaded {
 		return st.Muted.Render("Reading " + safetext.Line(v.id) + "…")
 	}
@@ -533,6 +536,9 @@ func (conflictScreen) help(m *Model) []key.Binding               { return m.conf
 func (conflictScreen) place(*Model) keymap.Context               { return keymap.InConflict }
 
 func (conflictScreen) view(m *Model, w, h int) string {
+	if err := m.conflict.err; err != nil {
+		return strings.Join(wrapLines(m.styles.Error.Render(plainError(err)), w), "\n")
+	}
 	return m.conflict.view(m.styles, m.keys, m.onlooker())
 }
 

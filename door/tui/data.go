@@ -40,7 +40,9 @@ type (
 		out  string
 		rest *formatJob
 	}
-	watchTickMsg   struct{}
+	// watchTickMsg: time to ask the field again; gone, why its file is
+	// no longer at its path when that is why it could not answer.
+	watchTickMsg   struct{ gone string }
 	dataChangedMsg struct{ version int64 }
 	flashClearMsg  struct{ id int }
 )
@@ -113,7 +115,8 @@ func renderRest(md *markdown, k mdKey, rest *formatJob) tea.Cmd {
 // watch waits until the field changes after version since: pushed by
 // the server on PostgreSQL (LISTEN/NOTIFY), asked every watchEvery of a
 // file (one PRAGMA data_version). A field that cannot answer is asked
-// again a moment later. It stops, sending nothing, when ctx ends.
+// again a moment later, saying so if its file is gone. It stops, sending
+// nothing, when ctx ends.
 func watch(ctx context.Context, svc review.Desk, since int64) tea.Cmd {
 	return func() tea.Msg {
 		v, err := review.WaitChange(ctx, svc, since, watchEvery)
@@ -122,6 +125,9 @@ func watch(ctx context.Context, svc review.Desk, since int64) tea.Cmd {
 			case <-ctx.Done():
 				return nil
 			case <-time.After(watchEvery):
+			}
+			if model.HasCode(err, model.CodeFieldGone) {
+				return watchTickMsg{gone: plainError(err)}
 			}
 			return watchTickMsg{}
 		}

@@ -65,8 +65,12 @@ func defaultAnswer(b key.Binding) string {
 // disabled so the reason is one key press away.
 func (m *Model) decisionKey(b key.Binding) key.Binding {
 	if m.canDecide() != "" {
+		mark := " (disabled)"
+		if m.readOnly != "" || m.opt.As == "" {
+			mark = " (read-only)"
+		}
 		h := b.Help()
-		b.SetHelp(h.Key, h.Desc+" (read-only)")
+		b.SetHelp(h.Key, h.Desc+mark)
 	}
 	return b
 }

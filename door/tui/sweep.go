@@ -59,6 +59,9 @@ func (m *Model) swept(msg sweptMsg) tea.Cmd {
 		return nil // the field takes deadlines from others' sessions: stop
 	}
 	next := m.sweepAfter(m.opt.SweepEvery)
+	if model.HasCode(msg.err, model.CodeFieldGone) {
+		return next // the header says so
+	}
 	if msg.err != nil {
 		if m.sweepFailed {
 			return next

@@ -99,6 +99,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threeMsg:
 		return m.storeThree(msg)
 	case dataChangedMsg:
+		m.gone = ""
 		cmds := []tea.Cmd{watch(m.ctx, m.svc, msg.version)}
 		if msg.version != m.version {
 			m.version = msg.version
@@ -113,7 +114,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case watchTickMsg:
-		return watch(m.ctx, m.svc, m.version)
+		since := m.version
+		if m.gone = msg.gone; m.gone != "" {
+			since = -1 // the file back where it was answers at once
+		}
+		return watch(m.ctx, m.svc, since)
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:

@@ -28,7 +28,11 @@ func (s *Store) noteFile() error {
 }
 
 // present is nil while the field's path names the file it was opened
-// at, else the refusal of op.
+// at, else the refusal of op. Reads and the watch are refused too: a
+// connection opened after the file went cannot open it, and one opened
+// before reads a file nobody writes any more, so a read gets the same
+// answer however the pool serves it, and a screen watching the field
+// learns the file went without waiting for a write.
 func (s *Store) present(op string) error {
 	if s.file == nil {
 		return nil
@@ -36,7 +40,7 @@ func (s *Store) present(op string) error {
 	if fi, err := os.Stat(s.path); err == nil && os.SameFile(fi, s.file) {
 		return nil
 	}
-	return model.Errorf(op, model.CodeFieldGone, "restart arbiter on the field (restore it from a backup if it was deleted)",
+	return model.Errorf(op, model.CodeFieldGone, "restart arbiter on the field, restored from a backup if it was deleted",
 		"the field file %s is no longer at its path: it was deleted or replaced; nothing was written", s.path)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"arbiter/model"
@@ -14,9 +15,9 @@ import (
 )
 
 // A field file deleted, or replaced by another file, under an open store:
-// every write is refused with FIELD_GONE in the operation's name, Check
-// says so, and nothing is made at the path.
-func TestWritesToAFieldFileNoLongerAtItsPathAreRefused(t *testing.T) {
+// every write is refused with FIELD_GONE in the operation's name, every
+// read and the watch too, Check says so, and nothing is made at the path.
+func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 	if rt.OnPostgres() {
 		t.Skip("a SQLite file")
 	}
@@ -60,10 +61,65 @@ func TestWritesToAFieldFileNoLongerAtItsPathAreRefused(t *testing.T) {
 			if err := st.Check(ctx); !model.HasCode(err, model.CodeFieldGone) {
 				t.Errorf("Check after the file was %s: %v, want FIELD_GONE", how, err)
 			}
+			wantReadsGone(t, st, svc, detected.Conflict)
 			if _, err := os.Stat(path); how == "deleted" && !os.IsNotExist(err) {
 				t.Errorf("something was made at the deleted field's path: %v", err)
 			}
 		})
+	}
+}
+
+// wantReadsGone checks that reads and the watch of a field whose file
+// is gone are refused alike, whether the pool serves a read on a
+// connection opened before the file went (which would read the old
+// file) or opens one (which cannot open it).
+func wantReadsGone(t *testing.T, st *sqlite.Store, svc *review.Service, conflict string) {
+	t.Helper()
+	ctx := context.Background()
+	const words = "is no longer at its path: it was deleted or replaced; nothing was written"
+	for range 3 {
+		_, err := svc.Detail(ctx, conflict)
+		if pe := rt.WantError(t, err, model.CodeFieldGone, "READ", false); !strings.HasSuffix(pe.Message, words) {
+			t.Errorf("a read says %q", pe.Message)
+		}
+	}
+	_, err := st.Changed(ctx)
+	if pe := rt.WantError(t, err, model.CodeFieldGone, "WATCH", false); !strings.HasSuffix(pe.Message, words) {
+		t.Errorf("the watch says %q", pe.Message)
+	}
+}
+
+// A field file moved away and back is the file the store opened: it
+// is read and written again.
+func TestAFieldFileBackAtItsPathIsReadAgain(t *testing.T) {
+	if rt.OnPostgres() {
+		t.Skip("a SQLite file")
+	}
+	ctx := context.Background()
+	path, detected, _ := closedField(t)
+	st, err := sqlite.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := review.New(st)
+	away := path + ".away"
+	if err := os.Rename(path, away); err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Detail(ctx, detected.Conflict)
+	rt.WantError(t, err, model.CodeFieldGone, "READ", false)
+	if err := os.Rename(away, path); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := svc.Detail(ctx, detected.Conflict); err != nil || d.Conflict.ID != detected.Conflict {
+		t.Fatalf("a read once the file is back: %v", err)
+	}
+	if _, err := st.Changed(ctx); err != nil {
+		t.Fatalf("the watch once the file is back: %v", err)
+	}
+	if _, err := svc.Register(ctx, model.Agent{ID: "back", Role: "analyst", Authority: 4}); err != nil {
+		t.Fatalf("a write once the file is back: %v", err)
 	}
 }
 
@@ -79,8 +135,9 @@ func mustCopy(t *testing.T, from, to string) {
 }
 
 // BenchmarkWriteFieldCheck is what the check that the field file is still
-// at its path costs a write: a small write transaction (a tick of the
-// clock) with the check, and the check alone (check-us).
+// at its path costs a write and a read: a small write transaction (a tick
+// of the clock) and the smallest read (the epoch), each with the check,
+// and the check alone.
 func BenchmarkWriteFieldCheck(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "field.db")
@@ -92,6 +149,13 @@ func BenchmarkWriteFieldCheck(b *testing.B) {
 	b.Run("write", func(b *testing.B) {
 		for b.Loop() {
 			if err := st.Write(ctx, func(tx store.Tx) error { _, err := tx.EpochTick(); return err }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read", func(b *testing.B) {
+		for b.Loop() {
+			if err := st.Read(ctx, func(tx store.Tx) error { _, err := tx.Epoch(); return err }); err != nil {
 				b.Fatal(err)
 			}
 		}

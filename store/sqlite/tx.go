@@ -53,6 +53,15 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 	var line *turn
 	if readOnly {
 		sqlTx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		// A connection opened after the file went fails to open; one
+		// opened before would read a file nobody writes: either way,
+		// the same answer.
+		if gone := s.present("READ"); gone != nil {
+			if err == nil {
+				sqlTx.Rollback()
+			}
+			return gone
+		}
 	} else {
 		// Take turns with the other writers (queue.go), then take
 		// SQLite's lock (lockwait.go), both within the busy timeout.
@@ -103,6 +112,9 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 // connection (another process, or another of ours) commits to the field,
 // a cheap way to notice live writers.
 func (s *Store) Changed(ctx context.Context) (int64, error) {
+	if gone := s.present("WATCH"); gone != nil {
+		return 0, gone
+	}
 	var v int64
 	err := s.watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
 	return v, translate("WATCH", err)
