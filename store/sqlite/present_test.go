@@ -24,13 +24,7 @@ func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{"deleted", "replaced"} {
 		t.Run(how, func(t *testing.T) {
-			path, detected, _ := closedField(t)
-			st, err := sqlite.Open(ctx, path, store.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			svc := review.New(st)
+			path, detected, st, svc := openClosedField(t)
 			if err := st.Check(ctx); err != nil {
 				t.Fatalf("Check of a field in place: %v", err)
 			}
@@ -50,7 +44,7 @@ func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err = svc.Register(ctx, model.Agent{ID: "late", Role: "analyst", Authority: 4})
+			_, err := svc.Register(ctx, model.Agent{ID: "late", Role: "analyst", Authority: 4})
 			pe := rt.WantError(t, err, model.CodeFieldGone, "REGISTER", false)
 			if want := "the field file " + path + " is no longer at its path: it was deleted or replaced; nothing was written"; pe.Message != want {
 				t.Errorf("the refusal says %q, want %q", pe.Message, want)
@@ -96,18 +90,12 @@ func TestAFieldFileBackAtItsPathIsReadAgain(t *testing.T) {
 		t.Skip("a SQLite file")
 	}
 	ctx := context.Background()
-	path, detected, _ := closedField(t)
-	st, err := sqlite.Open(ctx, path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := review.New(st)
+	path, detected, st, svc := openClosedField(t)
 	away := path + ".away"
 	if err := os.Rename(path, away); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svc.Detail(ctx, detected.Conflict)
+	_, err := svc.Detail(ctx, detected.Conflict)
 	rt.WantError(t, err, model.CodeFieldGone, "READ", false)
 	if err := os.Rename(away, path); err != nil {
 		t.Fatal(err)
@@ -121,6 +109,18 @@ func TestAFieldFileBackAtItsPathIsReadAgain(t *testing.T) {
 	if _, err := svc.Register(ctx, model.Agent{ID: "back", Role: "analyst", Authority: 4}); err != nil {
 		t.Fatalf("a write once the file is back: %v", err)
 	}
+}
+
+// openClosedField opens closedField's field, closed at the test's end.
+func openClosedField(t *testing.T) (string, rt.Pair, *sqlite.Store, *review.Service) {
+	t.Helper()
+	path, detected, _ := closedField(t)
+	st, err := sqlite.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return path, detected, st, review.New(st)
 }
 
 func mustCopy(t *testing.T, from, to string) {
