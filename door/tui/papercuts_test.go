@@ -169,4 +169,13 @@ func TestADecisionRefusedAsStaleIsSaidAtOnce(t *testing.T) {
 	if s.m.pending != nil {
 		t.Errorf("the refused decision still waits to be written")
 	}
+	// It is said until a key is pressed, not for a few seconds only.
+	s.send(flashClearMsg{id: s.m.flashID})
+	if !strings.Contains(flatText(s.frame), "Not written, the field would refuse it now") {
+		t.Errorf("the refusal was taken off the screen before a key was pressed:\n%s", s.frame)
+	}
+	s.keys("j")
+	if strings.Contains(flatText(s.frame), "Not written") {
+		t.Errorf("the refusal stays after a key:\n%s", s.frame)
+	}
 }

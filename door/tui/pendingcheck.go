@@ -100,8 +100,10 @@ func (m *Model) pendingChecked(msg pendingCheckedMsg) tea.Cmd {
 		if !p.holding {
 			delete(m.unanswered, p.id)
 		}
-		return tea.Batch(takeBack, m.say("Not written, the field would refuse it now: "+strings.Join(why, "; ")+"."+kept),
-			m.reloadQueue(), m.settled())
+		// Said until a key is pressed: a decision the screen counted down
+		// is not written, which a person who looked away must not miss.
+		m.tell("Not written, the field would refuse it now: " + strings.Join(why, "; ") + "." + kept)
+		return tea.Batch(takeBack, m.reloadQueue(), m.settled())
 	}
 	// Said until a key is pressed: the countdown goes on for the rest.
 	m.tell("Taken out of the decision waiting, the field would refuse it now: " + strings.Join(why, "; ") + ".")

@@ -139,18 +139,24 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 			}
 		}
 	}
+	// What was not written is said until a key is pressed: the person
+	// was shown it counted down, and may have looked away.
 	switch {
 	case len(msg.results) == 1 && len(refused) == 0:
 		cmds = append(cmds, m.say(saidOf(msg.results[0])))
 	case len(msg.results) == 1:
-		cmds = append(cmds, m.say("Not written: "+refused[0]+kept))
+		m.tell("Not written: " + refused[0] + kept)
 	default:
 		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
 		if len(refused) > 0 {
 			s += " Refused: " + strings.Join(refused, "; ")
 		}
 		m.batchReport = s
-		cmds = append(cmds, m.say(s))
+		if len(refused) > 0 {
+			m.tell(s)
+		} else {
+			cmds = append(cmds, m.say(s))
+		}
 	}
 	return tea.Batch(cmds...)
 }

@@ -132,7 +132,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.clickExpired(msg)
 		return nil
 	case flashClearMsg:
-		if msg.id == m.flashID {
+		if msg.id == m.flashID && !m.flashKept {
 			m.flash = ""
 		}
 		return nil
