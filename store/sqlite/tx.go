@@ -51,18 +51,11 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 	defer s.running.leave()
 	var sqlTx *sql.Tx
 	var line *turn
+	op := "READ"
 	if readOnly {
 		sqlTx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		// A connection opened after the file went fails to open; one
-		// opened before would read a file nobody writes: either way,
-		// the same answer.
-		if gone := s.present("READ"); gone != nil {
-			if err == nil {
-				sqlTx.Rollback()
-			}
-			return gone
-		}
 	} else {
+		op = "WRITE"
 		// Take turns with the other writers (queue.go), then take
 		// SQLite's lock (lockwait.go), both within the busy timeout.
 		deadline := time.Now().Add(s.busy)
@@ -75,13 +68,14 @@ func (s *Store) run(ctx context.Context, readOnly bool, fn func(store.Tx) error)
 		if conn != nil {
 			defer conn.Close()
 		}
-		// Holding the write lock: is the field still where it was opened?
-		if gone := s.present("WRITE"); gone != nil {
-			if err == nil {
-				sqlTx.Rollback()
-			}
-			return gone
+	}
+	// Holding its connection (a write, the write lock too): is the field
+	// still where it was opened? (present.go)
+	if gone := s.present(op); gone != nil {
+		if err == nil {
+			sqlTx.Rollback()
 		}
+		return gone
 	}
 	if err != nil {
 		return translate("BEGIN", err)
