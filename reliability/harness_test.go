@@ -100,7 +100,7 @@ func (p *process) output() string {
 func startWorker(t *testing.T, role, path string, until time.Time, seed int, big int) *process {
 	t.Helper()
 	p := &process{role: role, exited: make(chan error, 1), working: make(chan struct{})}
-	p.cmd = newWorkerCmd(role, path, until, seed, envBig+"="+strconv.Itoa(big))
+	p.cmd = newWorkerCmd(role, workerPath(t, path), until, seed, envBig+"="+strconv.Itoa(big))
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
