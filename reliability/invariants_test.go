@@ -57,7 +57,7 @@ func (f fieldFacts) String() string {
 // or, after kills, up to the operations in flight.
 func checkField(t *testing.T, path string, told *tally) fieldFacts {
 	t.Helper()
-	waitWorkersGone(t, path)
+	waitWorkersGone(t)
 	ctx := context.Background()
 	st, err := field.Open(ctx, path, store.Options{})
 	if err != nil {

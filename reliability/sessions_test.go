@@ -1,16 +1,12 @@
 package reliability
 
 import (
-	"context"
 	"fmt"
 	"hash/fnv"
 	"os"
-	"strings"
 	"testing"
-	"time"
 
 	"arbiter/internal/pgtest"
-	"arbiter/internal/testwait"
 	rt "arbiter/service/review/reviewtest"
 )
 
@@ -38,38 +34,10 @@ func workerPath(t *testing.T, path string) string {
 }
 
 // waitWorkersGone waits until no session of t's workers is left on the
-// server, and says what it waited for.
-func waitWorkersGone(t *testing.T, path string) {
+// server.
+func waitWorkersGone(t *testing.T) {
 	t.Helper()
-	if !rt.OnPostgres() {
-		return
+	if rt.OnPostgres() && !pgtest.WaitSessions(t, workerApp(t)) {
+		t.FailNow()
 	}
-	c := connect(t, path)
-	var left []string
-	gone := func() bool {
-		rows, err := c.Query(context.Background(),
-			`SELECT coalesce(state, ''), left(query, 40) FROM pg_stat_activity WHERE application_name = $1`, workerApp(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		left = left[:0]
-		for rows.Next() {
-			var state, query string
-			if err := rows.Scan(&state, &query); err != nil {
-				t.Fatal(err)
-			}
-			left = append(left, state+": "+query)
-		}
-		return len(left) == 0 && rows.Err() == nil
-	}
-	begin := time.Now()
-	if gone() {
-		return
-	}
-	seen := strings.Join(left, "; ")
-	if !testwait.Until(testwait.Deadline, gone) {
-		t.Fatalf("sessions of killed workers still on the server after %s: %s", testwait.Deadline, strings.Join(left, "; "))
-	}
-	t.Logf("waited %s for killed workers' sessions to end on the server (%s)", time.Since(begin).Round(time.Millisecond), seen)
 }

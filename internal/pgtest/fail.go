@@ -12,13 +12,18 @@ import (
 )
 
 // Schema returns a schema name no one uses yet and a connection string
-// for a field in it, as Field does, and drops the schema when t ends.
+// for a field in it, as Field does, and drops the schema when t ends,
+// once no session of the field's is busy on the server (WaitSessions:
+// its connection string names its sessions after the schema).
 func Schema(t testing.TB) (schema, conn string) {
 	t.Helper()
 	base := URL(t)
 	schema = Name("t")
-	t.Cleanup(func() { Exec(t, base, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`) })
-	return schema, WithParam(base, "search_path", schema)
+	t.Cleanup(func() {
+		WaitSessions(t, schema, Busy...)
+		Exec(t, base, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+	})
+	return schema, WithParam(WithParam(base, "search_path", schema), "application_name", schema)
 }
 
 // Left says what the database holds of schema: whether it exists, and
@@ -83,8 +88,8 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'
 const PoolerEnv = "ARBITER_TEST_PGBOUNCER"
 
 // Pooler returns the connection string of the pooler PoolerEnv names,
-// for the field conn names (its schema), or skips t, saying why, when
-// there is none.
+// for the field conn names (its schema and its sessions' name), or
+// skips t, saying why, when there is none.
 func Pooler(t testing.TB, conn string) string {
 	t.Helper()
 	base := strings.TrimSpace(os.Getenv(PoolerEnv))
@@ -95,8 +100,10 @@ func Pooler(t testing.TB, conn string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp := cfg.RuntimeParams["search_path"]; sp != "" {
-		return WithParam(base, "search_path", sp)
+	for _, k := range []string{"search_path", "application_name"} {
+		if v := cfg.RuntimeParams[k]; v != "" {
+			base = WithParam(base, k, v)
+		}
 	}
 	return base
 }
