@@ -33,7 +33,17 @@ func WaitSessions(t testing.TB, app string, states ...string) bool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testwait.Deadline+time.Minute)
 	defer cancel()
-	c, err := pgx.Connect(ctx, URL(t))
+	cfg, err := pgx.ParseConfig(URL(t))
+	if err != nil {
+		t.Errorf("the test server's connection string: %v", err)
+		return false
+	}
+	// The server may be a pooler in transaction pooling mode (.ci/run
+	// runs a suite so): no statement is prepared by name, which another
+	// server connection would not know or would already have.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cfg.RuntimeParams["application_name"] = "pgtest"
+	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		t.Errorf("connect to the test server: %v", err)
 		return false
