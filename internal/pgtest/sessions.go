@@ -31,19 +31,16 @@ var Busy = []string{"active", "idle in transaction", "idle in transaction (abort
 // returns false.
 func WaitSessions(t testing.TB, app string, states ...string) bool {
 	t.Helper()
+	return waitSessions(t, URL(t), app, states)
+}
+
+// waitSessions is WaitSessions, looking on the server (or pooler) server
+// names.
+func waitSessions(t testing.TB, server, app string, states []string) bool {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testwait.Deadline+time.Minute)
 	defer cancel()
-	cfg, err := pgx.ParseConfig(URL(t))
-	if err != nil {
-		t.Errorf("the test server's connection string: %v", err)
-		return false
-	}
-	// The server may be a pooler in transaction pooling mode (.ci/run
-	// runs a suite so): no statement is prepared by name, which another
-	// server connection would not know or would already have.
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
-	cfg.RuntimeParams["application_name"] = "pgtest"
-	c, err := pgx.ConnectConfig(ctx, cfg)
+	c, err := lookout(ctx, server)
 	if err != nil {
 		t.Errorf("connect to the test server: %v", err)
 		return false
@@ -69,6 +66,20 @@ func WaitSessions(t testing.TB, app string, states ...string) bool {
 	}
 	t.Logf("waited %s for the sessions of %s to end on the test server (%s)", time.Since(begin).Round(time.Millisecond), app, seen)
 	return true
+}
+
+// lookout connects to server to look at its sessions. The server may be
+// a pooler in transaction pooling mode (.ci/run runs a suite so): no
+// statement is prepared by name, which another server connection would
+// not know, or would already have.
+func lookout(ctx context.Context, server string) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(server)
+	if err != nil {
+		return nil, err
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cfg.RuntimeParams["application_name"] = "pgtest"
+	return pgx.ConnectConfig(ctx, cfg)
 }
 
 // sessions lists the sessions named app in one of states (any state, if
