@@ -169,9 +169,9 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a, ok, err := h.svc.TokenAgent(r.Context(), token)
 	if err != nil {
 		// Why goes to the log only: the caller is not known yet.
-		h.opts.Log("refused field", fmt.Sprintf("mcp: refused %s from %s: 503, the field does not answer: %v", r.Method, r.RemoteAddr, err))
 		w.Header().Set("Retry-After", "10")
-		http.Error(w, "the field does not answer, so the token cannot be checked: try again later", http.StatusServiceUnavailable)
+		h.refuseTelling(w, r, "", http.StatusServiceUnavailable, "field", "the field does not answer: "+err.Error(),
+			"the field does not answer, so the token cannot be checked: try again later")
 		return
 	}
 	if !ok {
@@ -259,6 +259,12 @@ func (h *HTTP) begin(w http.ResponseWriter, r *http.Request, sess session) {
 // closed after the answer, so that a body the client is still sending is
 // never waited for.
 func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, agent string, status int, key, why string) {
+	h.refuseTelling(w, r, agent, status, key, why, why)
+}
+
+// refuseTelling is refuse, answering told rather than why, which the
+// log alone holds.
+func (h *HTTP) refuseTelling(w http.ResponseWriter, r *http.Request, agent string, status int, key, why, told string) {
 	who := "from " + r.RemoteAddr
 	if agent != "" {
 		who = q(agent) + " " + who
@@ -268,7 +274,7 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, agent string, stat
 		w.Header().Set("WWW-Authenticate", `Bearer realm="arbiter", error="invalid_token"`)
 	}
 	w.Header().Set("Connection", "close")
-	http.Error(w, why, status)
+	http.Error(w, told, status)
 }
 
 func bearer(r *http.Request) (string, bool) {

@@ -146,17 +146,12 @@ func (m *Model) pendingDone(msg pendingDoneMsg) tea.Cmd {
 		cmds = append(cmds, m.say(saidOf(msg.results[0])))
 	case len(msg.results) == 1:
 		m.tell("Not written: " + refused[0] + kept)
+	case len(refused) == 0:
+		m.batchReport = fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
+		cmds = append(cmds, m.say(m.batchReport))
 	default:
-		s := fmt.Sprintf("Decided %d of %d.", len(done), len(msg.results))
-		if len(refused) > 0 {
-			s += " Refused: " + strings.Join(refused, "; ")
-		}
-		m.batchReport = s
-		if len(refused) > 0 {
-			m.tell(s)
-		} else {
-			cmds = append(cmds, m.say(s))
-		}
+		m.batchReport = fmt.Sprintf("Decided %d of %d. Refused: %s", len(done), len(msg.results), strings.Join(refused, "; "))
+		m.tell(m.batchReport)
 	}
 	return tea.Batch(cmds...)
 }

@@ -20,7 +20,7 @@ func Schema(t testing.TB) (schema, conn string) {
 	base := URL(t)
 	schema = Name("t")
 	t.Cleanup(func() {
-		WaitSessions(t, schema, Busy...)
+		WaitSessions(t, schema, busyStates...)
 		Exec(t, base, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
 	})
 	return schema, WithParam(WithParam(base, "search_path", schema), "application_name", schema)

@@ -19,10 +19,10 @@ import (
 // on it. Each field's connection string names its sessions
 // (application_name, the schema's name), and WaitSessions waits for them.
 
-// Busy are the states of a session that may hold locks on a field: a
+// busyStates are the states of a session that may hold locks on a field: a
 // query running, or a transaction open. An idle session, such as a
 // pooler keeps for its next client, holds none.
-var Busy = []string{"active", "idle in transaction", "idle in transaction (aborted)", "fastpath function call"}
+var busyStates = []string{"active", "idle in transaction", "idle in transaction (aborted)", "fastpath function call"}
 
 // WaitSessions waits until no session named app (its application_name)
 // is on the test server in one of states (in any state, if states is

@@ -45,11 +45,11 @@ func TestWaitSessionsWaitsForABusySessionAndNotForAnIdleOne(t *testing.T) {
 
 			done := make(chan error, 1)
 			go func() { _, err := busy.Exec(ctx, `SELECT pg_sleep(0.5)`); done <- err }()
-			testwait.For(t, "the session's query to start", func() bool { return len(list(Busy...)) == 1 })
-			if !waitSessions(t, server, app, Busy) {
+			testwait.For(t, "the session's query to start", func() bool { return len(list(busyStates...)) == 1 })
+			if !waitSessions(t, server, app, busyStates) {
 				t.Fatal("WaitSessions gave up on a query that ends in half a second")
 			}
-			if l := list(Busy...); len(l) != 0 {
+			if l := list(busyStates...); len(l) != 0 {
 				t.Errorf("WaitSessions returned while the session was busy: %v", l)
 			}
 			if err := <-done; err != nil {
@@ -58,7 +58,7 @@ func TestWaitSessionsWaitsForABusySessionAndNotForAnIdleOne(t *testing.T) {
 			if l := list("idle"); len(l) != 1 {
 				t.Fatalf("the session, idle: %v, want it there", l)
 			}
-			if !waitSessions(t, server, app, Busy) {
+			if !waitSessions(t, server, app, busyStates) {
 				t.Error("WaitSessions waited for an idle session")
 			}
 		})

@@ -46,7 +46,7 @@ func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 			}
 			_, err := svc.Register(ctx, model.Agent{ID: "late", Role: "analyst", Authority: 4})
 			pe := rt.WantError(t, err, model.CodeFieldGone, "REGISTER", false)
-			if want := "the field file " + path + " is no longer at its path: it was deleted or replaced; nothing was written"; pe.Message != want {
+			if want := "the field file " + path + " " + goneWords; pe.Message != want {
 				t.Errorf("the refusal says %q, want %q", pe.Message, want)
 			}
 			_, err = svc.Merge(ctx, rt.Senior1, model.MergeRequest{ConflictID: detected.Conflict, Strategy: model.ConfidenceWeighted,
@@ -63,6 +63,9 @@ func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 	}
 }
 
+// goneWords end the refusal of a field whose file went.
+const goneWords = "is no longer at its path: it was deleted or replaced; nothing was written"
+
 // wantReadsGone checks that a read and the watch of a field whose file
 // is gone are refused. The read is served on a connection the pool
 // opened before the file went, which would read the old file; a read
@@ -70,13 +73,12 @@ func TestAFieldFileNoLongerAtItsPathIsNeitherWrittenNorRead(t *testing.T) {
 func wantReadsGone(t *testing.T, st *sqlite.Store, svc *review.Service, conflict string) {
 	t.Helper()
 	ctx := context.Background()
-	const words = "is no longer at its path: it was deleted or replaced; nothing was written"
 	_, err := svc.Detail(ctx, conflict)
-	if pe := rt.WantError(t, err, model.CodeFieldGone, "READ", false); !strings.HasSuffix(pe.Message, words) {
+	if pe := rt.WantError(t, err, model.CodeFieldGone, "READ", false); !strings.HasSuffix(pe.Message, goneWords) {
 		t.Errorf("a read says %q", pe.Message)
 	}
 	_, err = st.Changed(ctx)
-	if pe := rt.WantError(t, err, model.CodeFieldGone, "WATCH", false); !strings.HasSuffix(pe.Message, words) {
+	if pe := rt.WantError(t, err, model.CodeFieldGone, "WATCH", false); !strings.HasSuffix(pe.Message, goneWords) {
 		t.Errorf("the watch says %q", pe.Message)
 	}
 }
