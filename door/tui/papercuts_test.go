@@ -179,3 +179,36 @@ func TestADecisionRefusedAsStaleIsSaidAtOnce(t *testing.T) {
 		t.Errorf("the refusal stays after a key:\n%s", s.frame)
 	}
 }
+
+// A batch that was not all written says which were refused, and keeps
+// saying it until a key is pressed; one written whole is said for a
+// moment only.
+func TestABatchWithARefusalIsSaidUntilAKey(t *testing.T) {
+	s := start(t, openService(t, demoField(t), false), demo.Operator, 120, 40)
+	s.waitFor("▸ conflict-008")
+	refusal := model.Errorf("MERGE", model.CodeInvalidTransition, "", "conflict-011 changed since it was read")
+	s.send(pendingDoneMsg{id: 98, results: []written{{conflict: "conflict-008", merge: &model.MergeResponse{}},
+		{conflict: "conflict-011", err: refusal}}})
+	said := "Decided 1 of 2. Refused: conflict-011: conflict-011 changed since it was read"
+	if !strings.Contains(flatText(s.frame), said) {
+		t.Fatalf("the screen does not say %q:\n%s", said, s.frame)
+	}
+	s.send(flashClearMsg{id: s.m.flashID})
+	if !strings.Contains(flatText(s.frame), said) {
+		t.Errorf("the refusals were taken off the screen before a key was pressed:\n%s", s.frame)
+	}
+	s.keys("j")
+	if strings.Contains(flatText(s.frame), "Refused:") {
+		t.Errorf("the refusals stay after a key:\n%s", s.frame)
+	}
+
+	s.send(pendingDoneMsg{id: 99, results: []written{{conflict: "conflict-008", merge: &model.MergeResponse{}},
+		{conflict: "conflict-011", merge: &model.MergeResponse{}}}})
+	if !strings.Contains(flatText(s.frame), "Decided 2 of 2.") {
+		t.Fatalf("the screen does not say the batch was written:\n%s", s.frame)
+	}
+	s.send(flashClearMsg{id: s.m.flashID})
+	if strings.Contains(flatText(s.frame), "Decided 2 of 2.") {
+		t.Errorf("a batch written whole is said until a key:\n%s", s.frame)
+	}
+}
